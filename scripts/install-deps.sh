@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the Debian packages verdict needs to build, test and run, skipping what is present.
+# Needs root (or password-less sudo) only when something is missing. Never reads stdin.
+set -euo pipefail
+
+packages=(
+    # build
+    gcc make cmake pkg-config git clang-format
+    # libraries (each behind one module: see docs/design.md)
+    libmicrohttpd-dev libseccomp-dev libsqlite3-dev libpcre2-dev libcjson-dev
+    # toolchains verdict offers to submissions, and the test suite's helpers
+    python3 golang-go
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: all ${#packages[@]} packages present"
+    exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+        as_root=(sudo -n)
+    else
+        echo "install-deps: missing packages (${missing[*]}) and not root; run as root" >&2
+        exit 1
+    fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -q </dev/null
+"${as_root[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null

@@ -1,0 +1,53 @@
+/*
+ * json: building and reading JSON documents; the only module that includes cJSON.h.
+ *
+ * A document is a tree of `struct json` nodes. Builders attach children to a parent, which
+ * then owns them: freeing the root frees the tree. Adding to a NULL parent, or adding a NULL
+ * child, is a no-op that returns NULL, so a builder chain needs one NULL check at the end
+ * (json_render() returns NULL for a NULL tree).
+ */
+#ifndef VERDICT_JSON_H
+#define VERDICT_JSON_H
+
+#include <stdbool.h>
+
+struct json;
+
+/* New empty object / array (heap; free with json_free unless attached to a parent). */
+struct json *json_object(void);
+struct json *json_array(void);
+
+/* Attach a member to an object; return the new child (borrowed, owned by obj) or NULL. */
+struct json *json_set_str(struct json *obj, const char *key, const char *value);
+struct json *json_set_num(struct json *obj, const char *key, double value);
+struct json *json_set_bool(struct json *obj, const char *key, bool value);
+struct json *json_set_null(struct json *obj, const char *key);
+struct json *json_set(struct json *obj, const char *key, struct json *child);
+
+/* Append to an array; return the appended child (borrowed) or NULL. */
+struct json *json_push(struct json *arr, struct json *child);
+struct json *json_push_str(struct json *arr, const char *value);
+
+/* Serialises the tree (pretty = indented) into a new heap string the caller frees with
+ * free(); NULL on allocation failure or a NULL tree. */
+char *json_render(const struct json *j, bool pretty);
+
+/* Parses text; NULL if it is not exactly one valid JSON document (trailing bytes too). */
+struct json *json_parse(const char *text);
+
+/* Member lookup (case-sensitive) on an object; NULL if absent or j is not an object. */
+const struct json *json_get(const struct json *j, const char *key);
+
+/* Typed reads; each returns false when j is NULL or of another type. */
+bool json_str(const struct json *j, const char **out);
+bool json_num(const struct json *j, double *out);
+bool json_bool(const struct json *j, bool *out);
+
+/* Array length (0 for a non-array) and element (NULL when out of range). */
+int json_len(const struct json *j);
+const struct json *json_at(const struct json *j, int i);
+
+/* Frees a whole tree; NULL is a no-op. */
+void json_free(struct json *j);
+
+#endif

@@ -1,0 +1,181 @@
+/*
+ * main: the `verdict` command: one binary, subcommands from a table.
+ *
+ * Each subcommand has a name, a one-line summary, a usage line and a function taking the
+ * arguments after its name. Usage errors (unknown subcommand, bad flag) print one line and the
+ * usage on stderr and exit 2; --help prints usage on stdout and exits 0.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build_info.h"
+#include "runners/seccomp.h"
+#include "server/doctor.h"
+#include "server/opts.h"
+
+#define EXIT_USAGE 2
+
+struct command {
+    const char *name;
+    const char *summary;
+    const char *usage; /* after "verdict NAME" */
+    const struct opt *opts;
+    int (*fn)(const struct command *cmd, int argc, char **argv, int first);
+};
+
+static bool help;
+
+static int usage_error(const struct command *cmd, const char *msg)
+{
+    fprintf(stderr, "verdict %s: %s\n", cmd->name, msg);
+    fprintf(stderr, "usage: verdict %s %s\n", cmd->name, cmd->usage);
+    fprintf(stderr, "Try 'verdict %s --help'.\n", cmd->name);
+    return EXIT_USAGE;
+}
+
+static void print_help(const struct command *cmd)
+{
+    printf("usage: verdict %s %s\n\n%s\n", cmd->name, cmd->usage, cmd->summary);
+    if (cmd->opts && cmd->opts[0].name) {
+        printf("\noptions:\n");
+        opts_usage(stdout, cmd->opts);
+    }
+}
+
+/* Parses cmd's flags; returns the first positional index, or -1 after printing an error or
+ * help (with *exit_code set). */
+static int parse_flags(const struct command *cmd, int argc, char **argv, int *exit_code)
+{
+    char err[ERR_LEN];
+    help = false;
+    int first = opts_parse(cmd->opts, argc, argv, 1, NULL, err);
+    if (first < 0) {
+        *exit_code = usage_error(cmd, err);
+        return -1;
+    }
+    if (help) {
+        print_help(cmd);
+        *exit_code = 0;
+        return -1;
+    }
+    return first;
+}
+
+static int cmd_not_built(const struct command *cmd, int argc, char **argv, int first)
+{
+    (void)argc;
+    (void)argv;
+    (void)first;
+    fprintf(stderr, "verdict %s: not built yet\n", cmd->name);
+    return 1;
+}
+
+static bool json_out, skip_toolchains, skip_gpu;
+
+static int cmd_doctor(const struct command *cmd, int argc, char **argv, int first)
+{
+    (void)argv;
+    if (first < argc)
+        return usage_error(cmd, "takes no arguments");
+    struct doctor_report *r = malloc(sizeof(*r));
+    if (!r) {
+        fprintf(stderr, "verdict doctor: out of memory\n");
+        return 1;
+    }
+    struct doctor_opts o = {.skip_toolchains = skip_toolchains, .skip_gpu = skip_gpu};
+    doctor_collect(r, &o);
+    char reason[16];
+    int rc = doctor_ready(r, reason, sizeof(reason)) ? 0 : 1;
+    if (json_out) {
+        char *text = doctor_render_json(r);
+        if (text)
+            printf("%s\n", text);
+        else
+            rc = 1;
+        free(text);
+    } else {
+        doctor_print_text(stdout, r);
+    }
+    free(r);
+    return rc;
+}
+
+static int cmd_version(const struct command *cmd, int argc, char **argv, int first)
+{
+    (void)argv;
+    if (first < argc)
+        return usage_error(cmd, "takes no arguments");
+    char sc[64];
+    printf("verdict %s (%s, %s build%s%s)\nlibseccomp %s\n", VERDICT_VERSION, VERDICT_GIT,
+           VERDICT_BUILD_TYPE, VERDICT_SANITIZE[0] ? ", sanitizers " : "", VERDICT_SANITIZE,
+           sc_version(sc, sizeof(sc)));
+    return 0;
+}
+
+#define HELP_OPT                                                                                   \
+    {                                                                                              \
+        "help", 'h', OPT_FLAG, &help, NULL, "show this help and exit", 0, 0                        \
+    }
+
+static const struct opt plain_opts[] = {HELP_OPT, OPT_END};
+
+static const struct opt doctor_opts[] = {
+    {"json", 0, OPT_FLAG, &json_out, NULL, "print the report as JSON", 0, 0},
+    {"skip-toolchains", 0, OPT_FLAG, &skip_toolchains, NULL, "do not probe language toolchains", 0,
+     0},
+    {"skip-gpu", 0, OPT_FLAG, &skip_gpu, NULL, "do not load the CUDA runtime", 0, 0},
+    HELP_OPT,
+    OPT_END,
+};
+
+static const struct command commands[] = {
+    {"serve", "Serve the HTTP API on 127.0.0.1:8080 (not built yet).", "[options]", plain_opts,
+     cmd_not_built},
+    {"run", "Run one program in a sandbox cell and print its result (not built yet).",
+     "[options] -- ARGV...", plain_opts, cmd_not_built},
+    {"bench", "Judge a file of samples against a dataset and report pass@k (not built yet).",
+     "[options] DATASET SAMPLES.jsonl", plain_opts, cmd_not_built},
+    {"doctor",
+     "Inspect this host: namespaces, cgroups, seccomp, pivot_root, toolchains, GPUs.\n"
+     "Exits 0 when the host can run sandboxed jobs, 1 otherwise (with the reason).",
+     "[--json] [--skip-toolchains] [--skip-gpu]", doctor_opts, cmd_doctor},
+    {"version", "Print verdict's version and build.", "", plain_opts, cmd_version},
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void print_usage(FILE *out)
+{
+    fprintf(out, "usage: verdict COMMAND [options]\n\ncommands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        size_t len = strcspn(commands[i].summary, "\n");
+        fprintf(out, "  %-9s %.*s\n", commands[i].name, (int)len, commands[i].summary);
+    }
+    fprintf(out, "\nRun 'verdict COMMAND --help' for a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "verdict: missing command\n");
+        print_usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (strcmp(name, "--version") == 0)
+        name = "version";
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        const struct command *cmd = &commands[i];
+        if (strcmp(cmd->name, name) != 0)
+            continue;
+        int rc = 0, first = parse_flags(cmd, argc - 1, argv + 1, &rc);
+        return first < 0 ? rc : cmd->fn(cmd, argc - 1, argv + 1, first);
+    }
+    fprintf(stderr, "verdict: unknown command '%s'\n", name);
+    print_usage(stderr);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,208 @@
+/*
+ * opts: the flag parser.
+ *
+ * One pass over argv with no global state (unlike getopt), so subcommands and tests can call it
+ * repeatedly. Numbers are parsed strictly: the whole value must be consumed, overflow is
+ * -ERANGE, and a negative size or duration is refused.
+ */
+#include "server/opts.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int opts_parse_bytes(const char *s, uint64_t *out)
+{
+    if (!s || !isdigit((unsigned char)*s))
+        return -EINVAL;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s)
+        return -EINVAL;
+    if (errno == ERANGE)
+        return -ERANGE;
+    unsigned shift = 0;
+    switch (*end) {
+    case 'k':
+    case 'K':
+        shift = 10;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        end++;
+        break;
+    case 't':
+    case 'T':
+        shift = 40;
+        end++;
+        break;
+    default:
+        break;
+    }
+    if (shift && (*end == 'i' || *end == 'I'))
+        end++;
+    if (*end == 'b' || *end == 'B')
+        end++;
+    if (*end != '\0')
+        return -EINVAL;
+    if (shift && v > (UINT64_MAX >> shift))
+        return -ERANGE;
+    *out = (uint64_t)v << shift;
+    return 0;
+}
+
+int opts_parse_duration_ms(const char *s, int64_t *out)
+{
+    if (!s || !(isdigit((unsigned char)*s) || *s == '.'))
+        return -EINVAL; /* also refuses signs, spaces, "nan" and "inf" */
+    errno = 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s)
+        return -EINVAL;
+    if (errno == ERANGE || !isfinite(v))
+        return -ERANGE;
+    double scale;
+    if (strcmp(end, "") == 0 || strcmp(end, "s") == 0)
+        scale = 1000;
+    else if (strcmp(end, "ms") == 0)
+        scale = 1;
+    else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
+        scale = 60000;
+    else
+        return -EINVAL;
+    double ms = v * scale;
+    if (ms > 9.0e15)
+        return -ERANGE;
+    *out = (int64_t)llround(ms);
+    return 0;
+}
+
+static int parse_long(const char *s, long min, long max, long *out)
+{
+    errno = 0;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '\0')
+        return -EINVAL;
+    if (errno == ERANGE || v < min || v > max)
+        return -ERANGE;
+    *out = v;
+    return 0;
+}
+
+static int set_value(const struct opt *o, const char *value, char err[ERR_LEN])
+{
+    int rc = 0;
+    switch (o->kind) {
+    case OPT_STRING:
+        *(const char **)o->dest = value;
+        return 0;
+    case OPT_INT:
+        rc = parse_long(value, o->min, o->max, (long *)o->dest);
+        if (rc == -ERANGE)
+            return err_set(err, -EINVAL, "--%s: %s is out of range [%ld, %ld]", o->name, value,
+                           o->min, o->max);
+        break;
+    case OPT_BYTES:
+        rc = opts_parse_bytes(value, (uint64_t *)o->dest);
+        break;
+    case OPT_DURATION:
+        rc = opts_parse_duration_ms(value, (int64_t *)o->dest);
+        break;
+    case OPT_FLAG:
+        return err_set(err, -EINVAL, "--%s takes no value", o->name);
+    }
+    if (rc < 0)
+        return err_set(err, -EINVAL, "--%s: invalid %s '%s'", o->name,
+                       o->metavar ? o->metavar : "value", value);
+    return 0;
+}
+
+static const struct opt *find_long(const struct opt *t, const char *name, size_t len)
+{
+    for (; t->name; t++)
+        if (strlen(t->name) == len && strncmp(t->name, name, len) == 0)
+            return t;
+    return NULL;
+}
+
+static const struct opt *find_short(const struct opt *t, char c)
+{
+    for (; t->name; t++)
+        if (t->short_name && t->short_name == c)
+            return t;
+    return NULL;
+}
+
+int opts_parse(const struct opt *table, int argc, char **argv, int start, bool *dashdash,
+               char err[ERR_LEN])
+{
+    if (dashdash)
+        *dashdash = false;
+    int i = start;
+    while (i < argc) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            if (dashdash)
+                *dashdash = true;
+            return i + 1;
+        }
+        if (a[0] != '-' || a[1] == '\0')
+            return i; /* first positional ("-" alone means stdin, a positional) */
+        const struct opt *o;
+        const char *inline_value = NULL;
+        if (a[1] == '-') {
+            const char *eq = strchr(a + 2, '=');
+            size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+            o = find_long(table, a + 2, len);
+            inline_value = eq ? eq + 1 : NULL;
+            if (!o)
+                return err_set(err, -EINVAL, "unknown option --%.*s", (int)len, a + 2);
+        } else {
+            o = a[2] == '\0' ? find_short(table, a[1]) : NULL;
+            if (!o)
+                return err_set(err, -EINVAL, "unknown option %s", a);
+        }
+        i++;
+        if (o->kind == OPT_FLAG) {
+            if (inline_value)
+                return err_set(err, -EINVAL, "--%s takes no value", o->name);
+            *(bool *)o->dest = true;
+            continue;
+        }
+        if (!inline_value) {
+            if (i >= argc)
+                return err_set(err, -EINVAL, "--%s needs a value (%s)", o->name,
+                               o->metavar ? o->metavar : "value");
+            inline_value = argv[i++];
+        }
+        int rc = set_value(o, inline_value, err);
+        if (rc < 0)
+            return rc;
+    }
+    return i;
+}
+
+void opts_usage(FILE *out, const struct opt *table)
+{
+    for (const struct opt *o = table; o->name; o++) {
+        char flag[64];
+        const char *mv = o->metavar ? o->metavar : "";
+        if (o->short_name)
+            snprintf(flag, sizeof(flag), "-%c, --%s %s", o->short_name, o->name, mv);
+        else
+            snprintf(flag, sizeof(flag), "    --%s %s", o->name, mv);
+        fprintf(out, "  %-30s %s\n", flag, o->help);
+    }
+}

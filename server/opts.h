@@ -1,0 +1,54 @@
+/*
+ * opts: table-driven command-line flags for verdict's subcommands.
+ *
+ * A subcommand declares a table of `struct opt` ending in OPT_END; opts_parse() fills the
+ * destinations and stops at the first positional argument or after "--". Values may be given
+ * as `--name value`, `--name=value` or, with a short name, `-n value`.
+ */
+#ifndef VERDICT_OPTS_H
+#define VERDICT_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "runners/err.h"
+
+enum opt_kind {
+    OPT_FLAG,     /* bool; takes no value */
+    OPT_STRING,   /* const char * borrowed from argv */
+    OPT_INT,      /* long, decimal, within [min, max] */
+    OPT_BYTES,    /* uint64_t bytes: 4096, 64K, 256M, 2G (binary units) */
+    OPT_DURATION, /* int64_t milliseconds: 2 (seconds), 1.5, 500ms, 2s, 1m */
+};
+
+struct opt {
+    const char *name; /* long name without "--"; NULL ends the table */
+    char short_name;  /* 0 for none */
+    enum opt_kind kind;
+    void *dest;          /* bool* / const char ** / long* / uint64_t* / int64_t* by kind */
+    const char *metavar; /* shown in usage, e.g. "SECONDS" */
+    const char *help;    /* one line */
+    long min, max;       /* bounds for OPT_INT; ignored otherwise */
+};
+
+#define OPT_END                                                                                    \
+    {                                                                                              \
+        NULL, 0, OPT_FLAG, NULL, NULL, NULL, 0, 0                                                  \
+    }
+
+/* Parses argv[start..argc). Returns the index of the first positional argument (argc if
+ * none; the index after "--" if "--" was given, with *dashdash set when non-NULL), or -EINVAL
+ * with a one-line message naming the flag in err (unknown flag, missing or malformed value,
+ * out of range). */
+int opts_parse(const struct opt *table, int argc, char **argv, int start, bool *dashdash,
+               char err[ERR_LEN]);
+
+/* Prints one line per option: "  -s, --name METAVAR   help". */
+void opts_usage(FILE *out, const struct opt *table);
+
+/* Value parsers, exposed for tests and config files. Return 0 or -EINVAL / -ERANGE. */
+int opts_parse_bytes(const char *s, uint64_t *out);
+int opts_parse_duration_ms(const char *s, int64_t *out);
+
+#endif

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The built `verdict` binary, end to end: usage errors exit 2 with one line and the usage,
+# --help exits 0, unbuilt subcommands exit 1, and `doctor` reports this host truthfully
+# (text and JSON). Doctor's host-dependent assertions need root; without it they are skipped.
+set -uo pipefail
+bin=${1:?usage: cli.sh PATH/TO/verdict}
+py=/usr/bin/python3
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect NAME EXIT_CODE STREAM PATTERN -- ARGS...
+expect() {
+    local name=$1 want=$2 stream=$3 pattern=$4
+    shift 5
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    local got=$?
+    local text
+    text=$(cat "$tmp/$stream")
+    if [ "$got" -ne "$want" ]; then
+        echo "FAIL - $name: exit $got, want $want"; cat "$tmp/out" "$tmp/err"; fails=$((fails + 1))
+    elif ! grep -qE -- "$pattern" <<<"$text"; then
+        echo "FAIL - $name: $stream lacks /$pattern/"; cat "$tmp/$stream"; fails=$((fails + 1))
+    else
+        echo "ok - $name"
+    fi
+}
+
+expect "no command"        2 err '^verdict: missing command'        --
+expect "unknown command"   2 err "^verdict: unknown command 'frobnicate'" -- frobnicate
+expect "unknown usage"     2 err '^usage: verdict COMMAND'          -- frobnicate
+expect "top help"          0 out 'doctor +Inspect this host'        -- --help
+expect "bad flag"          2 err '^verdict doctor: unknown option --frob' -- doctor --frob
+expect "bad flag usage"    2 err '^usage: verdict doctor'           -- doctor --frob
+expect "doctor extra arg"  2 err 'takes no arguments'               -- doctor extra
+expect "version"           0 out '^verdict [0-9]+\.[0-9]+\.[0-9]+ ' -- version
+expect "version libseccomp" 0 out '^libseccomp 2\.'                 -- version
+for c in serve run bench doctor version; do
+    expect "$c --help"     0 out "^usage: verdict $c"               -- "$c" --help
+done
+for c in serve run bench; do
+    expect "$c not built"  1 err "not built yet"                    -- "$c"
+done
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "skip - doctor host checks need root"
+    [ $fails -eq 0 ] && exit 77 || exit 1
+fi
+
+expect "doctor ready"      0 out '^ready: this host can run sandboxed jobs' -- doctor
+expect "doctor pid ns"     0 out 'namespace +pid +ok'               -- doctor --skip-toolchains --skip-gpu
+expect "doctor seccomp"    0 out 'seccomp +filter +ok +libseccomp'  -- doctor --skip-toolchains --skip-gpu
+expect "doctor pivot_root" 0 out 'mount +pivot_root +ok'            -- doctor --skip-toolchains --skip-gpu
+
+# JSON: every required check ok, cgroup controllers probed, toolchains and GPU reported.
+"$bin" doctor --json >"$tmp/doctor.json" 2>"$tmp/err"
+rc=$?
+if ! $py - "$tmp/doctor.json" "$rc" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rc = int(sys.argv[2])
+assert doc["ready"] is True and rc == 0, (rc, doc["reason"])
+checks = {(c["group"], c["name"]): c for c in doc["checks"]}
+for ns in ("pid", "mount", "net", "ipc", "uts"):
+    assert checks[("namespace", ns)]["status"] == "ok", checks[("namespace", ns)]
+version = doc["cgroup"]["version"]
+assert version in (1, 2), version
+for ctrl in ("memory", "pids", "cpuacct"):
+    c = checks[("cgroup", ctrl)]
+    assert c["status"] == "ok" and c["required"], c
+    assert doc["cgroup"]["dirs"][ctrl], ctrl
+assert checks[("seccomp", "filter")]["status"] == "ok"
+assert checks[("mount", "pivot_root")]["status"] == "ok"
+names = [t["name"] for t in doc["toolchains"]]
+for want in ("gcc", "g++", "python3", "go", "rustc", "nvcc", "node", "java"):
+    assert want in names, want
+gcc = [t for t in doc["toolchains"] if t["name"] == "gcc"][0]
+assert gcc["ok"] and gcc["version"].startswith("gcc"), gcc
+py = [t for t in doc["toolchains"] if t["name"] == "python3"][0]
+assert py["path"] in (None, "/usr/bin/python3"), py  # never a pyenv shim
+rust = [t for t in doc["toolchains"] if t["name"] == "rustc"][0]
+assert rust["path"] is None or "/rustup/" not in rust["path"] or "/toolchains/" in rust["path"], rust
+gpu = doc["gpu"]
+assert isinstance(gpu["count"], (int, float)) and gpu["detail"], gpu
+assert gpu["count"] == len(gpu["devices"]), gpu
+print("ok - doctor --json: cgroup v%d, %d toolchains ok, gpu: %s"
+      % (version, sum(t["ok"] for t in doc["toolchains"]), gpu["detail"]))
+PY
+then
+    echo "FAIL - doctor --json"; cat "$tmp/doctor.json" "$tmp/err"; fails=$((fails + 1))
+fi
+
+[ $fails -eq 0 ] && echo "cli: all passed" || echo "cli: $fails failed"
+[ $fails -eq 0 ]
