@@ -14,6 +14,7 @@
 #include "runners/cgroup.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,5 +360,322 @@ int cg_probe(const struct cg_host *h, enum cg_ctrl c, char detail[ERR_LEN], char
         snprintf(detail, ERR_LEN,
                  "child cgroup created in %.120s, %s %s, process attached, removed", dir, lp->file,
                  lp->value ? "written and read back" : "readable");
+    return rc;
+}
+
+/* ---- the job tree ---------------------------------------------------------------------- */
+
+/* The hierarchies a job needs: memory (limit, peak, OOM), pids, and CPU accounting. */
+static const enum cg_ctrl job_ctrls[] = {CG_MEMORY, CG_PIDS, CG_CPUACCT};
+#define NJOB_CTRLS (sizeof(job_ctrls) / sizeof(job_ctrls[0]))
+
+int cg_parse_keyed(const char *text, const char *key, uint64_t *value)
+{
+    size_t klen = strlen(key);
+    for (const char *line = text; *line;) {
+        size_t len = strcspn(line, "\n");
+        if (len > klen && strncmp(line, key, klen) == 0 && line[klen] == ' ') {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(line + klen + 1, &end, 10);
+            if (errno == 0 && end != line + klen + 1) {
+                *value = v;
+                return 0;
+            }
+        }
+        line += len + (line[len] == '\n');
+    }
+    return -ENOENT;
+}
+
+static int add_tree_dir(struct cg_tree *t, const char *base, enum cg_ctrl c, char err[ERR_LEN])
+{
+    char dir[CG_PATH], leaf[48];
+    snprintf(leaf, sizeof(leaf), "verdict-%d", (int)getpid());
+    if (join(dir, base, leaf) < 0)
+        return err_set(err, -ENAMETOOLONG, "path too long: %.160s", base);
+    for (int i = 0; i < t->ndirs; i++) {
+        if (strcmp(t->dir[i], dir) == 0) { /* co-mounted hierarchies (cpu,cpuacct) */
+            t->ctrls[i] |= 1u << c;
+            return 0;
+        }
+    }
+    if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+        return err_set(err, -errno, "create %s: %m", dir);
+    memcpy(t->dir[t->ndirs], dir, CG_PATH);
+    t->ctrls[t->ndirs++] = 1u << c;
+    return 0;
+}
+
+/* v2: controllers reach our children only through our cgroup.subtree_control, and only a
+ * cgroup without processes of its own may have one; so move into a leaf first. */
+static int v2_delegate(const struct cg_host *h, char err[ERR_LEN])
+{
+    char path[CG_PATH], text[4096], leaf[48];
+    unsigned need = (1u << CG_MEMORY) | (1u << CG_PIDS) | (1u << CG_CPU);
+    if (join(path, h->v2_dir, "cgroup.subtree_control") < 0)
+        return err_set(err, -ENAMETOOLONG, "path too long");
+    if (file_read(path, text, sizeof(text)) >= 0 && (cg_parse_controllers(text) & need) == need)
+        return 0;
+    bool deferred;
+    int rc = v2_delegation(h, CG_MEMORY, &deferred, err);
+    if (rc < 0)
+        return rc;
+    snprintf(leaf, sizeof(leaf), "verdict-server-%d", (int)getpid());
+    if (join(path, h->v2_dir, leaf) < 0)
+        return err_set(err, -ENAMETOOLONG, "path too long");
+    if (mkdir(path, 0755) < 0 && errno != EEXIST)
+        return err_set(err, -errno, "create %s: %m", path);
+    if (join(path, path, "cgroup.procs") < 0 || (rc = file_write(path, "0")) < 0)
+        return err_set(err, rc ? rc : -ENAMETOOLONG, "move into %s: %s", leaf, strerror(-rc));
+    join(path, h->v2_dir, "cgroup.subtree_control");
+    if ((rc = file_write(path, "+memory +pids +cpu")) < 0)
+        return err_set(err, rc, "enable controllers in %.160s: %s", path, strerror(-rc));
+    return 0;
+}
+
+int cg_tree_create(const struct cg_host *h, struct cg_tree *t, char err[ERR_LEN])
+{
+    memset(t, 0, sizeof(*t));
+    t->version = h->version;
+    if (h->version == CG_NONE)
+        return err_set(err, -ENOTSUP, "no usable cgroup hierarchy");
+    int rc = 0;
+    if (h->version == CG_V2) {
+        if ((rc = v2_delegate(h, err)) < 0)
+            return rc;
+        if ((rc = add_tree_dir(t, h->v2_dir, CG_MEMORY, err)) < 0)
+            return rc;
+        t->ctrls[0] = (1u << CG_NCTRL) - 1;
+        char path[CG_PATH];
+        join(path, t->dir[0], "cgroup.subtree_control");
+        if ((rc = file_write(path, "+memory +pids +cpu")) < 0)
+            return err_set(err, rc, "enable controllers in %.160s: %s", path, strerror(-rc));
+        return 0;
+    }
+    for (size_t i = 0; rc == 0 && i < NJOB_CTRLS; i++) {
+        const char *base = cg_dir(h, job_ctrls[i]);
+        if (!base)
+            return err_set(err, -ENOTSUP, "cgroup v1 controller %s not mounted",
+                           ctrl_names[job_ctrls[i]]);
+        rc = add_tree_dir(t, base, job_ctrls[i], err);
+    }
+    if (rc < 0)
+        cg_tree_remove(t);
+    return rc;
+}
+
+void cg_tree_remove(const struct cg_tree *t)
+{
+    for (int i = 0; i < t->ndirs; i++)
+        rmdir(t->dir[i]);
+}
+
+int cg_root_open(const struct cg_tree *t, struct cg_root *r, char err[ERR_LEN])
+{
+    memset(r, 0, sizeof(*r));
+    r->version = t->version;
+    for (int i = 0; i < t->ndirs; i++) {
+        r->dirfd[i] = open(t->dir[i], O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (r->dirfd[i] < 0) {
+            int e = errno;
+            cg_root_close(r);
+            return err_set(err, -e, "open %s: %s", t->dir[i], strerror(e));
+        }
+        r->ctrls[i] = t->ctrls[i];
+        r->ndirs = i + 1;
+    }
+    return 0;
+}
+
+void cg_root_close(struct cg_root *r)
+{
+    for (int i = 0; i < r->ndirs; i++)
+        close(r->dirfd[i]);
+    r->ndirs = 0;
+}
+
+static int dir_of(const struct cg_job *j, enum cg_ctrl c)
+{
+    for (int i = 0; i < j->root->ndirs; i++)
+        if (j->root->ctrls[i] & (1u << c))
+            return j->dirfd[i];
+    return -1;
+}
+
+static int write_at(int dirfd, const char *file, const char *value)
+{
+    int fd = openat(dirfd, file, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    size_t n = strlen(value);
+    ssize_t w = write(fd, value, n);
+    int rc = w < 0 ? -errno : (size_t)w != n ? -EIO : 0;
+    close(fd);
+    return rc;
+}
+
+static ssize_t read_at(int dirfd, const char *file, char *buf, size_t cap)
+{
+    int fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    ssize_t n = read(fd, buf, cap - 1);
+    int e = errno;
+    close(fd);
+    if (n < 0)
+        return -e;
+    buf[n] = '\0';
+    return n;
+}
+
+static int read_u64_at(int dirfd, const char *file, uint64_t *v)
+{
+    char buf[64];
+    ssize_t n = read_at(dirfd, file, buf, sizeof(buf));
+    if (n < 0)
+        return (int)n;
+    char *end;
+    *v = strtoull(buf, &end, 10);
+    return end == buf ? -EINVAL : 0;
+}
+
+static int read_keyed_at(int dirfd, const char *file, const char *key, uint64_t *v)
+{
+    char buf[2048];
+    ssize_t n = read_at(dirfd, file, buf, sizeof(buf));
+    return n < 0 ? (int)n : cg_parse_keyed(buf, key, v);
+}
+
+int cg_job_create(const struct cg_root *r, const char *name, struct cg_job *j, char err[ERR_LEN])
+{
+    memset(j, 0, sizeof(*j));
+    j->root = r;
+    snprintf(j->name, sizeof(j->name), "%s", name);
+    for (int i = 0; i < CG_MAX_DIRS; i++)
+        j->dirfd[i] = j->procs_fd[i] = -1;
+    for (int i = 0; i < r->ndirs; i++) {
+        if (mkdirat(r->dirfd[i], name, 0755) < 0 && errno != EEXIST)
+            goto fail;
+        j->dirfd[i] = openat(r->dirfd[i], name, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (j->dirfd[i] < 0)
+            goto fail;
+        j->procs_fd[i] = openat(j->dirfd[i], "cgroup.procs", O_WRONLY | O_CLOEXEC);
+        if (j->procs_fd[i] < 0)
+            goto fail;
+    }
+    return 0;
+fail:;
+    int e = errno;
+    char ignored[ERR_LEN];
+    cg_job_destroy(j, ignored);
+    return err_set(err, -e, "create job cgroup %s: %s", name, strerror(e));
+}
+
+int cg_job_limit(const struct cg_job *j, uint64_t memory_bytes, uint32_t pids, char err[ERR_LEN])
+{
+    char mem[32], np[16];
+    snprintf(mem, sizeof(mem), "%llu", (unsigned long long)memory_bytes);
+    snprintf(np, sizeof(np), "%u", pids);
+    int md = dir_of(j, CG_MEMORY), pd = dir_of(j, CG_PIDS), rc;
+    bool v2 = j->root->version == CG_V2;
+    if ((rc = write_at(md, v2 ? "memory.max" : "memory.limit_in_bytes", mem)) < 0)
+        return err_set(err, rc, "set memory limit %s: %s", mem, strerror(-rc));
+    /* Swap off for the job: where swap is accounted, cap memory+swap at the same value. */
+    if (v2)
+        rc = write_at(md, "memory.swap.max", "0");
+    else if ((rc = write_at(md, "memory.memsw.limit_in_bytes", mem)) == -ENOENT)
+        rc = write_at(md, "memory.swappiness", "0");
+    if (rc < 0 && rc != -ENOENT)
+        return err_set(err, rc, "turn swap off: %s", strerror(-rc));
+    if ((rc = write_at(pd, "pids.max", np)) < 0)
+        return err_set(err, rc, "set pids.max %s: %s", np, strerror(-rc));
+    return 0;
+}
+
+int cg_job_attach_self(const struct cg_job *j)
+{
+    for (int i = 0; i < j->root->ndirs; i++)
+        if (write(j->procs_fd[i], "0", 1) != 1)
+            return -errno;
+    return 0;
+}
+
+int64_t cg_job_cpu_ns(const struct cg_job *j)
+{
+    uint64_t v = 0;
+    int fd = dir_of(j, CG_CPUACCT), rc;
+    if (j->root->version == CG_V2) {
+        rc = read_keyed_at(fd, "cpu.stat", "usage_usec", &v);
+        v *= 1000;
+    } else {
+        rc = read_u64_at(fd, "cpuacct.usage", &v);
+    }
+    return rc < 0 ? rc : (int64_t)v;
+}
+
+int cg_job_stats(const struct cg_job *j, struct cg_stats *s, char err[ERR_LEN])
+{
+    memset(s, 0, sizeof(*s));
+    int64_t cpu = cg_job_cpu_ns(j);
+    if (cpu < 0)
+        return err_set(err, (int)cpu, "read CPU counter: %s", strerror((int)-cpu));
+    s->cpu_ns = (uint64_t)cpu;
+    int md = dir_of(j, CG_MEMORY), pd = dir_of(j, CG_PIDS), rc;
+    if (j->root->version == CG_V2) {
+        read_u64_at(md, "memory.peak", &s->memory_peak); /* absent before 5.19 */
+        rc = read_keyed_at(md, "memory.events", "oom_kill", &s->oom_kills);
+        if (rc == 0)
+            rc = read_keyed_at(md, "memory.events", "max", &s->memory_hits);
+    } else {
+        rc = read_u64_at(md, "memory.max_usage_in_bytes", &s->memory_peak);
+        if (rc == 0)
+            rc = read_u64_at(md, "memory.failcnt", &s->memory_hits);
+        if (rc == 0)
+            rc = read_keyed_at(md, "memory.oom_control", "oom_kill", &s->oom_kills);
+    }
+    if (rc < 0)
+        return err_set(err, rc, "read memory counters: %s", strerror(-rc));
+    read_keyed_at(pd, "pids.events", "max", &s->pids_hits);
+    return 0;
+}
+
+int cg_job_nprocs(const struct cg_job *j)
+{
+    int most = 0;
+    for (int i = 0; i < j->root->ndirs; i++) {
+        char buf[4096];
+        ssize_t n = read_at(j->dirfd[i], "cgroup.procs", buf, sizeof(buf));
+        if (n < 0)
+            return (int)n;
+        int lines = 0;
+        for (ssize_t k = 0; k < n; k++)
+            lines += buf[k] == '\n';
+        most = lines > most ? lines : most;
+    }
+    return most;
+}
+
+int cg_job_destroy(struct cg_job *j, char err[ERR_LEN])
+{
+    int rc = 0;
+    for (int i = 0; j->root && i < j->root->ndirs; i++) {
+        if (j->procs_fd[i] >= 0)
+            close(j->procs_fd[i]);
+        if (j->dirfd[i] >= 0)
+            close(j->dirfd[i]);
+        j->procs_fd[i] = j->dirfd[i] = -1;
+        /* A killed task leaves its cgroup a moment after it is reaped. */
+        int tries = 0;
+        while (unlinkat(j->root->dirfd[i], j->name, AT_REMOVEDIR) < 0) {
+            if (errno == ENOENT)
+                break;
+            if (errno != EBUSY || ++tries > 200) {
+                rc = err_set(err, -errno, "remove job cgroup %s: %m", j->name);
+                break;
+            }
+            usleep(500);
+        }
+    }
     return rc;
 }

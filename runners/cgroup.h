@@ -11,6 +11,7 @@
 #define VERDICT_CGROUP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "runners/err.h"
 
@@ -63,5 +64,85 @@ const char *cg_dir(const struct cg_host *h, enum cg_ctrl c);
  * enabled in our cgroup.subtree_control is reported as usable only if this process is alone
  * in its cgroup (so the server can move itself into a leaf and enable it). */
 int cg_probe(const struct cg_host *h, enum cg_ctrl c, char detail[ERR_LEN], char err[ERR_LEN]);
+
+/*
+ * The job tree. The server creates one directory "verdict-<pid>" per hierarchy beneath its
+ * own cgroup (cg_tree_create); each cell opens those directories before it pivots away from
+ * the host's /sys (cg_tree_open) and creates one leaf cgroup per job inside them, through
+ * directory file descriptors. On v2 there is one hierarchy; on v1 there are three or four
+ * (memory, pids, cpuacct, and cpu when present).
+ */
+#define CG_MAX_DIRS 4
+
+struct cg_tree {
+    enum cg_version version;
+    int ndirs;
+    char dir[CG_MAX_DIRS][CG_PATH]; /* absolute paths of the tree directories */
+    unsigned ctrls[CG_MAX_DIRS];    /* bit (1u << cg_ctrl) for what each directory governs */
+};
+
+/* Creates the tree beneath our cgroups. On v2, if the controllers are not yet enabled for
+ * our children, moves this process into a leaf "verdict-server-<pid>" it creates and then
+ * enables them (refused, with the reason, when other processes share our cgroup). Returns 0
+ * or a negative errno with the reason in err. */
+int cg_tree_create(const struct cg_host *h, struct cg_tree *t, char err[ERR_LEN]);
+
+/* Removes the tree's directories (they must be empty of jobs). Errors are ignored: this runs
+ * at exit. */
+void cg_tree_remove(const struct cg_tree *t);
+
+/* A cell's open handles on the tree (cgroupfs is not mounted inside the cell). */
+struct cg_root {
+    enum cg_version version;
+    int ndirs;
+    int dirfd[CG_MAX_DIRS];
+    unsigned ctrls[CG_MAX_DIRS];
+};
+
+int cg_root_open(const struct cg_tree *t, struct cg_root *r, char err[ERR_LEN]);
+void cg_root_close(struct cg_root *r);
+
+/* One job's leaf cgroup in every hierarchy. */
+struct cg_job {
+    const struct cg_root *root;
+    char name[64];
+    int dirfd[CG_MAX_DIRS];
+    int procs_fd[CG_MAX_DIRS]; /* cgroup.procs, opened O_CLOEXEC for the child to write "0" */
+};
+
+struct cg_stats {
+    uint64_t cpu_ns;      /* CPU time of all tasks, ns */
+    uint64_t memory_peak; /* peak memory, bytes (0 when the kernel has no peak file) */
+    uint64_t oom_kills;   /* processes killed by the cgroup's OOM killer */
+    uint64_t memory_hits; /* times a charge hit the limit (v1 failcnt, v2 events "max") */
+    uint64_t pids_hits;   /* forks refused by pids.max */
+};
+
+/* Creates the leaf `name` in every hierarchy and opens its files. No limits yet. */
+int cg_job_create(const struct cg_root *r, const char *name, struct cg_job *j, char err[ERR_LEN]);
+
+/* Writes the job's limits: memory (and memsw/swap to the same value: swap off), pids. */
+int cg_job_limit(const struct cg_job *j, uint64_t memory_bytes, uint32_t pids, char err[ERR_LEN]);
+
+/* In the forked child, before exec: moves the caller into the job's cgroups. System calls
+ * only. Returns 0 or -errno. */
+int cg_job_attach_self(const struct cg_job *j);
+
+/* Reads the job's counters. Returns 0 or a negative errno with the reason in err. */
+int cg_job_stats(const struct cg_job *j, struct cg_stats *s, char err[ERR_LEN]);
+
+/* CPU time so far, ns, from the cheapest counter; negative errno on failure. */
+int64_t cg_job_cpu_ns(const struct cg_job *j);
+
+/* Number of processes still in the job's cgroups (0 = empty), or a negative errno. */
+int cg_job_nprocs(const struct cg_job *j);
+
+/* Closes the handles and removes the leaf (retrying briefly while the kernel finishes
+ * tearing down exited tasks). Returns 0 or a negative errno with the reason in err. */
+int cg_job_destroy(struct cg_job *j, char err[ERR_LEN]);
+
+/* Parsing helpers, pure, exposed for tests: the value of `key` in a flat-keyed file such as
+ * memory.events, cpu.stat or memory.oom_control ("key value" lines). -ENOENT if absent. */
+int cg_parse_keyed(const char *text, const char *key, uint64_t *value);
 
 #endif

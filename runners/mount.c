@@ -13,10 +13,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "runners/child.h"
@@ -94,5 +97,305 @@ int mnt_probe_pivot_root(char detail[ERR_LEN], char err[ERR_LEN])
         snprintf(detail, ERR_LEN,
                  "private mount namespace, tmpfs root, read-only nosuid nodev bind of /usr "
                  "(EROFS on write), pivot_root, old root detached");
+    return rc;
+}
+
+/* ---- the cell's root ------------------------------------------------------------------- */
+
+static struct mnt_op *add_op(struct mnt_plan *p, enum mnt_kind kind, const char *path,
+                             const char *src, unsigned mode)
+{
+    if (p->n >= MNT_MAX_OPS)
+        return NULL;
+    struct mnt_op *op = &p->ops[p->n++];
+    memset(op, 0, sizeof(*op));
+    op->kind = kind;
+    op->mode = mode;
+    snprintf(op->path, sizeof(op->path), "%s", path);
+    snprintf(op->src, sizeof(op->src), "%s", src ? src : "");
+    return op;
+}
+
+/* Mirrors a top-level host entry: a symlink stays a symlink, a directory becomes a bind. */
+static int mirror_entry(const struct mnt_config *c, struct mnt_plan *p, const char *name,
+                        bool required, char err[ERR_LEN])
+{
+    char host[MNT_PATH * 2], target[MNT_PATH], path[MNT_PATH];
+    struct stat st;
+    snprintf(host, sizeof(host), "%s/%s", c->host_prefix, name);
+    snprintf(path, sizeof(path), "/%s", name);
+    if (lstat(host, &st) < 0) {
+        if (!required && errno == ENOENT)
+            return 0;
+        return err_set(err, -errno, "host %s: %m", path);
+    }
+    if (S_ISLNK(st.st_mode)) {
+        ssize_t n = readlink(host, target, sizeof(target) - 1);
+        if (n < 0)
+            return err_set(err, -errno, "readlink %s: %m", path);
+        target[n] = '\0';
+        return add_op(p, MNT_SYMLINK, path, target, 0) ? 0 : -E2BIG;
+    }
+    if (!S_ISDIR(st.st_mode))
+        return err_set(err, -EINVAL, "host %s is neither a directory nor a symlink", path);
+    return add_op(p, MNT_BIND, path, path, 0) ? 0 : -E2BIG;
+}
+
+/* An extra bind must be an absolute, existing host path without "." or ".." parts. */
+static int add_extra_bind(const struct mnt_config *c, struct mnt_plan *p, const char *path,
+                          char err[ERR_LEN])
+{
+    char host[MNT_PATH * 2];
+    struct stat st;
+    if (!path || path[0] != '/' || strlen(path) >= MNT_PATH || strstr(path, "/.") ||
+        strstr(path, "//"))
+        return err_set(err, -EINVAL, "bind path must be absolute and normal: %.200s",
+                       path ? path : "(null)");
+    if (strncmp(path, "/usr/", 5) == 0 || strcmp(path, "/usr") == 0)
+        return 0; /* already visible through /usr */
+    snprintf(host, sizeof(host), "%s%s", c->host_prefix, path);
+    if (stat(host, &st) < 0)
+        return err_set(err, -errno, "bind %s: %m", path);
+    return add_op(p, MNT_BIND, path, path, 0) ? 0 : err_set(err, -E2BIG, "too many mounts");
+}
+
+static void add_etc(const struct mnt_config *c, struct mnt_plan *p)
+{
+    char host[MNT_PATH * 2];
+    snprintf(p->passwd, sizeof(p->passwd),
+             "root:x:0:0:root:/root:/usr/sbin/nologin\n"
+             "sandbox:x:%u:%u:sandbox:" MNT_WORKDIR ":/bin/sh\n"
+             "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n",
+             c->uid, c->gid);
+    snprintf(p->group, sizeof(p->group), "root:x:0:\nsandbox:x:%u:\nnogroup:x:65534:\n", c->gid);
+    add_op(p, MNT_DIR, "/etc", NULL, 0755);
+    add_op(p, MNT_FILE, "/etc/passwd", NULL, 0644)->content = p->passwd;
+    add_op(p, MNT_FILE, "/etc/group", NULL, 0644)->content = p->group;
+    add_op(p, MNT_FILE, "/etc/hosts", NULL, 0644)->content = "127.0.0.1\tlocalhost\n"
+                                                             "::1\tlocalhost\n";
+    add_op(p, MNT_FILE, "/etc/nsswitch.conf", NULL, 0644)->content = "passwd: files\n"
+                                                                     "group: files\n"
+                                                                     "hosts: files\n";
+    static const char *const etc_binds[] = {"/etc/ld.so.cache", "/etc/alternatives"};
+    for (size_t i = 0; i < sizeof(etc_binds) / sizeof(etc_binds[0]); i++) {
+        snprintf(host, sizeof(host), "%s%s", c->host_prefix, etc_binds[i]);
+        if (access(host, F_OK) == 0)
+            add_op(p, MNT_BIND, etc_binds[i], etc_binds[i], 0);
+    }
+}
+
+static void add_dev(struct mnt_plan *p)
+{
+    static const struct {
+        const char *name;
+        unsigned major, minor;
+    } nodes[] = {
+        {"null", 1, 3}, {"zero", 1, 5}, {"full", 1, 7}, {"random", 1, 8}, {"urandom", 1, 9}};
+    static const char *const links[][2] = {{"/dev/fd", "/proc/self/fd"},
+                                           {"/dev/stdin", "/proc/self/fd/0"},
+                                           {"/dev/stdout", "/proc/self/fd/1"},
+                                           {"/dev/stderr", "/proc/self/fd/2"}};
+    add_op(p, MNT_TMPFS, "/dev", "size=64k,nr_inodes=64,mode=0755", 0);
+    for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+        char path[32];
+        snprintf(path, sizeof(path), "/dev/%s", nodes[i].name);
+        struct mnt_op *op = add_op(p, MNT_DEVNODE, path, NULL, 0666);
+        if (op)
+            op->dev = makedev(nodes[i].major, nodes[i].minor);
+    }
+    for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+        add_op(p, MNT_SYMLINK, links[i][0], links[i][1], 0);
+    add_op(p, MNT_DIR, "/dev/shm", NULL, 01777);
+    add_op(p, MNT_RDONLY, "/dev", NULL, 0);
+}
+
+int mnt_plan_build(const struct mnt_config *c, struct mnt_plan *p, char err[ERR_LEN])
+{
+    static const char *const top[] = {"bin", "sbin", "lib", "lib32", "lib64", "libx32"};
+    memset(p, 0, sizeof(*p));
+    int rc = mirror_entry(c, p, "usr", true, err);
+    for (size_t i = 0; rc == 0 && i < sizeof(top) / sizeof(top[0]); i++)
+        rc = mirror_entry(c, p, top[i], false, err);
+    if (rc < 0)
+        return rc;
+    add_etc(c, p);
+    for (int i = 0; rc == 0 && i < c->nbinds; i++)
+        rc = add_extra_bind(c, p, c->binds[i], err);
+    if (rc < 0)
+        return rc;
+    add_op(p, MNT_DIR, MNT_WORKDIR, NULL, 0755);
+    add_op(p, MNT_DIR, "/tmp", NULL, 01777);
+    add_op(p, MNT_PROC, "/proc", NULL, 0555);
+    add_dev(p);
+    if (p->n >= MNT_MAX_OPS)
+        return err_set(err, -E2BIG, "mount plan has more than %d entries", MNT_MAX_OPS - 1);
+    return 0;
+}
+
+#define STAGE   "/tmp"
+#define OLDROOT "/oldroot"
+#define NEWROOT "/newroot"
+
+static int mkdir_p(const char *path, unsigned mode)
+{
+    char buf[MNT_PATH * 2];
+    snprintf(buf, sizeof(buf), "%s", path);
+    for (char *s = buf + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+            return -errno;
+        *s = '/';
+    }
+    if (mkdir(buf, mode) < 0 && errno != EEXIST)
+        return -errno;
+    return chmod(buf, mode) < 0 ? -errno : 0; /* mkdir's mode is filtered by the umask */
+}
+
+static int do_bind(const char *src, const char *dst, char err[ERR_LEN])
+{
+    struct stat st;
+    if (stat(src, &st) < 0)
+        return err_set(err, -errno, "bind source %s: %m", src);
+    int rc = S_ISDIR(st.st_mode) ? mkdir_p(dst, 0755) : 0;
+    if (!S_ISDIR(st.st_mode)) {
+        char parent[MNT_PATH * 2];
+        snprintf(parent, sizeof(parent), "%s", dst);
+        *strrchr(parent, '/') = '\0';
+        int fd;
+        if ((rc = mkdir_p(parent, 0755)) == 0 &&
+            (fd = open(dst, O_WRONLY | O_CREAT | O_CLOEXEC, 0644)) >= 0)
+            close(fd);
+    }
+    if (rc < 0)
+        return err_set(err, rc, "mount point %s: %s", dst, strerror(-rc));
+    if (mount(src, dst, NULL, MS_BIND, NULL) < 0)
+        return err_set(err, -errno, "bind %s: %m", src);
+    if (mount(NULL, dst, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) < 0)
+        return err_set(err, -errno, "remount %s read-only: %m", dst);
+    return 0;
+}
+
+static int do_proc(const char *dst, char err[ERR_LEN])
+{
+    char sys[MNT_PATH * 2];
+    int rc = mkdir_p(dst, 0555);
+    if (rc < 0)
+        return err_set(err, rc, "mkdir %s: %s", dst, strerror(-rc));
+    if (mount("proc", dst, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+        return err_set(err, -errno, "mount proc: %m");
+    snprintf(sys, sizeof(sys), "%s/sys", dst);
+    if (mount(sys, sys, NULL, MS_BIND | MS_REC, NULL) < 0 ||
+        mount(NULL, sys, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) < 0)
+        return err_set(err, -errno, "make /proc/sys read-only: %m");
+    return 0;
+}
+
+static int apply_op(const struct mnt_op *op, char err[ERR_LEN])
+{
+    char dst[MNT_PATH * 2], src[MNT_PATH * 2];
+    snprintf(dst, sizeof(dst), NEWROOT "%s", op->path);
+    int rc = 0, fd;
+    switch (op->kind) {
+    case MNT_DIR:
+        rc = mkdir_p(dst, op->mode);
+        break;
+    case MNT_BIND:
+        snprintf(src, sizeof(src), OLDROOT "%s", op->src);
+        return do_bind(src, dst, err);
+    case MNT_SYMLINK:
+        rc = symlink(op->src, dst) < 0 ? -errno : 0;
+        break;
+    case MNT_FILE:
+        fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, op->mode);
+        if (fd < 0)
+            return err_set(err, -errno, "create %s: %m", op->path);
+        rc = write(fd, op->content, strlen(op->content)) < 0 ? -errno : 0;
+        close(fd);
+        break;
+    case MNT_TMPFS:
+        if ((rc = mkdir_p(dst, 0755)) == 0 &&
+            mount("tmpfs", dst, "tmpfs", MS_NOSUID | MS_NOEXEC, op->src) < 0)
+            rc = -errno;
+        break;
+    case MNT_PROC:
+        return do_proc(dst, err);
+    case MNT_DEVNODE:
+        rc = mknod(dst, S_IFCHR | op->mode, op->dev) < 0 ? -errno : 0;
+        if (rc == 0 && chmod(dst, op->mode) < 0)
+            rc = -errno;
+        break;
+    case MNT_RDONLY:
+        rc = mount(NULL, dst, NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC, NULL) < 0
+                 ? -errno
+                 : 0;
+        break;
+    }
+    if (rc < 0)
+        return err_set(err, rc, "mount plan %s: %s", op->path, strerror(-rc));
+    return 0;
+}
+
+/* Moves the host's root to OLDROOT beneath a staging tmpfs, so every host path (including
+ * the host's /tmp, now uncovered) stays reachable as a bind source while the new root is
+ * assembled at NEWROOT. */
+static int stage(char err[ERR_LEN])
+{
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+        return err_set(err, -errno, "make mounts private: %m");
+    if (mount("verdict-stage", STAGE, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=0700") < 0)
+        return err_set(err, -errno, "mount staging tmpfs: %m");
+    if (mkdir(STAGE OLDROOT, 0700) < 0 || mkdir(STAGE NEWROOT, 0755) < 0)
+        return err_set(err, -errno, "staging dirs: %m");
+    if (syscall(SYS_pivot_root, STAGE, STAGE OLDROOT) < 0)
+        return err_set(err, -errno, "pivot_root into staging: %m");
+    if (chdir("/") < 0)
+        return err_set(err, -errno, "chdir /: %m");
+    if (mount("verdict-root", NEWROOT, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755") < 0)
+        return err_set(err, -errno, "mount root tmpfs: %m");
+    return 0;
+}
+
+int mnt_plan_apply(const struct mnt_plan *p, char err[ERR_LEN])
+{
+    int rc = stage(err);
+    for (int i = 0; rc == 0 && i < p->n; i++)
+        rc = apply_op(&p->ops[i], err);
+    if (rc < 0)
+        return rc;
+    /* pivot_root(".", ".") stacks the old root on the new one; detaching it leaves only ours
+     * (pivot_root(2), NOTES). */
+    if (chdir(NEWROOT) < 0 || syscall(SYS_pivot_root, ".", ".") < 0)
+        return err_set(err, -errno, "pivot_root into the new root: %m");
+    if (umount2(".", MNT_DETACH) < 0 || chdir("/") < 0)
+        return err_set(err, -errno, "detach the host's root: %m");
+    if (mount(NULL, "/", NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) < 0)
+        return err_set(err, -errno, "remount / read-only: %m");
+    return 0;
+}
+
+static int fresh_tmpfs(const char *path, unsigned long flags, const char *opts, char err[ERR_LEN])
+{
+    if (umount2(path, MNT_DETACH) < 0 && errno != EINVAL)
+        return err_set(err, -errno, "unmount %s: %m", path);
+    if (mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV | flags, opts) < 0)
+        return err_set(err, -errno, "mount tmpfs on %s: %m", path);
+    return 0;
+}
+
+int mnt_reset_job_dirs(uint64_t bytes, uint32_t inodes, unsigned uid, unsigned gid,
+                       char err[ERR_LEN])
+{
+    char opts[160];
+    snprintf(opts, sizeof(opts), "size=%llu,nr_inodes=%u,mode=0755,uid=%u,gid=%u",
+             (unsigned long long)bytes, inodes, uid, gid);
+    int rc = fresh_tmpfs(MNT_WORKDIR, 0, opts, err);
+    snprintf(opts, sizeof(opts), "size=%llu,nr_inodes=%u,mode=1777", (unsigned long long)bytes,
+             inodes);
+    if (rc == 0)
+        rc = fresh_tmpfs("/tmp", 0, opts, err);
+    if (rc == 0)
+        rc = fresh_tmpfs("/dev/shm", MS_NOEXEC, opts, err);
     return rc;
 }

@@ -1,12 +1,74 @@
 /*
- * mount: building a cell's root file system (bind mounts, tmpfs, pivot_root).
+ * mount: building a cell's root file system (bind mounts, tmpfs, pivot_root), prefix mnt_.
  *
- * This issue provides the host probe; the cell's root assembly arrives with the sandbox engine.
+ * A cell's root is described first as a plan (a list of operations, built from the host's
+ * layout and the configuration, testable without privileges) and then applied in the cell's
+ * own mount namespace. The per-job tmpfs mounts (/w, /tmp, /dev/shm) are recreated for every
+ * job by mnt_reset_job_dirs.
  */
 #ifndef VERDICT_MOUNT_H
 #define VERDICT_MOUNT_H
 
+#include <stdint.h>
+#include <sys/types.h>
+
 #include "runners/err.h"
+
+#define MNT_PATH    256
+#define MNT_MAX_OPS 96
+#define MNT_WORKDIR "/w"
+
+enum mnt_kind {
+    MNT_DIR,     /* mkdir -p path (mode) */
+    MNT_BIND,    /* read-only, nosuid, nodev bind of host src at path */
+    MNT_SYMLINK, /* symlink path -> src */
+    MNT_FILE,    /* regular file at path with content (mode) */
+    MNT_TMPFS,   /* tmpfs at path with options src */
+    MNT_PROC,    /* proc of the cell's pid namespace at path, with /proc/sys read-only */
+    MNT_DEVNODE, /* character device at path (mode, dev) */
+    MNT_RDONLY,  /* remount path read-only */
+};
+
+struct mnt_op {
+    enum mnt_kind kind;
+    char path[MNT_PATH]; /* absolute, inside the new root */
+    char src[MNT_PATH];  /* BIND: host path; SYMLINK: target; TMPFS: mount options */
+    const char *content; /* FILE: contents (points into the plan) */
+    unsigned mode;
+    dev_t dev;
+};
+
+struct mnt_plan {
+    int n;
+    struct mnt_op ops[MNT_MAX_OPS];
+    char passwd[512], group[256]; /* contents of the generated /etc files */
+};
+
+struct mnt_config {
+    const char *host_prefix;  /* where the host's / is read from: "" (tests: a fixture tree) */
+    const char *const *binds; /* extra read-only binds: absolute host paths, same path inside */
+    int nbinds;
+    unsigned uid, gid; /* the unprivileged job user */
+};
+
+/* Builds the plan for a cell's root: /usr bound read-only and the /bin, /lib* entries as on
+ * the host (symlinks into /usr on merged-/usr systems, else read-only binds); a minimal /etc
+ * (generated passwd, group, hosts, nsswitch.conf; ld.so.cache and alternatives bound); the
+ * extra binds; mount points for the work dir and /tmp; a proc; a read-only /dev with null,
+ * zero, full, random, urandom and the fd links. Returns 0, or -EINVAL / -ENOENT / -E2BIG with
+ * the offending entry in err. Reads the host layout only (lstat, readlink). */
+int mnt_plan_build(const struct mnt_config *c, struct mnt_plan *p, char err[ERR_LEN]);
+
+/* In a fresh mount namespace (the cell, as root): makes all mounts private, stages the new
+ * root on a tmpfs, applies the plan, pivot_roots into it, detaches the host's tree and
+ * remounts / read-only. Returns 0 or a negative errno with the failing step in err. */
+int mnt_plan_apply(const struct mnt_plan *p, char err[ERR_LEN]);
+
+/* Inside the cell: replaces /w (owned by uid:gid, 0755), /tmp and /dev/shm (1777, /dev/shm
+ * noexec) with fresh empty tmpfs mounts of `bytes` size and `inodes` inodes each. Whatever a
+ * previous job left there is gone. Returns 0 or a negative errno with the step in err. */
+int mnt_reset_job_dirs(uint64_t bytes, uint32_t inodes, unsigned uid, unsigned gid,
+                       char err[ERR_LEN]);
 
 /* In a throw-away child with its own mount namespace (made private first, so nothing
  * propagates to the host): mounts a tmpfs root, binds /usr into it read-only, nosuid, nodev,

@@ -9,10 +9,16 @@
 #include "runners/seccomp.h"
 
 #include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -86,4 +92,206 @@ int sc_probe(char detail[ERR_LEN], char err[ERR_LEN])
                  sc_version(ver, sizeof(ver)), actions[0] ? "kernel actions: " : "", actions);
     }
     return rc;
+}
+
+/*
+ * The job filter: a denylist in the manner of isolate's, default allow. It blocks what the
+ * namespaces, the read-only root and the dropped capabilities do not already make useless,
+ * and what has a history of kernel exploits. Calls that fail for an unprivileged process
+ * anyway are listed too: a filter holds even if some other layer is misconfigured.
+ */
+static const struct sc_rule rules[] = {
+    /* Kernel keyrings are not namespaced: a job could read or plant keys of other jobs. */
+    {"keyctl", SC_EPERM, "kernel keyring, shared across namespaces"},
+    {"add_key", SC_EPERM, "kernel keyring, shared across namespaces"},
+    {"request_key", SC_EPERM, "kernel keyring, may call out to user-space helpers"},
+    /* Large, fast-moving attack surfaces with a long record of privilege escalations. */
+    {"io_uring_setup", SC_ENOSYS, "io_uring: frequent kernel exploits; bypasses seccomp"},
+    {"io_uring_enter", SC_ENOSYS, "io_uring: see io_uring_setup"},
+    {"io_uring_register", SC_ENOSYS, "io_uring: see io_uring_setup"},
+    {"bpf", SC_EPERM, "eBPF verifier bugs are a common escalation path"},
+    {"perf_event_open", SC_EPERM, "perf: kernel address leaks, side channels, exploits"},
+    {"userfaultfd", SC_EPERM, "lets an exploit pause the kernel mid-copy (race widening)"},
+    /* The box is built once by the cell; a job must not rebuild or leave it. */
+    {"mount", SC_EPERM, "file system layout is fixed by the cell"},
+    {"umount2", SC_EPERM, "could reveal what the cell mounted over"},
+    {"pivot_root", SC_EPERM, "root is fixed by the cell"},
+    {"chroot", SC_EPERM, "root is fixed by the cell"},
+    {"unshare", SC_EPERM, "new namespaces (user namespaces above all) widen the surface"},
+    {"setns", SC_EPERM, "joining other namespaces"},
+    {"open_tree", SC_EPERM, "new mount API"},
+    {"move_mount", SC_EPERM, "new mount API"},
+    {"fsopen", SC_EPERM, "new mount API"},
+    {"fsconfig", SC_EPERM, "new mount API"},
+    {"fsmount", SC_EPERM, "new mount API"},
+    {"fspick", SC_EPERM, "new mount API"},
+    {"mount_setattr", SC_EPERM, "new mount API"},
+    {"name_to_handle_at", SC_EPERM, "file handles: the classic container escape"},
+    {"open_by_handle_at", SC_EPERM, "file handles: opens files outside the root"},
+    /* Other processes' memory and execution. */
+    {"ptrace", SC_EPERM, "tracing other processes"},
+    {"process_vm_readv", SC_EPERM, "reading other processes' memory"},
+    {"process_vm_writev", SC_EPERM, "writing other processes' memory"},
+    {"kcmp", SC_EPERM, "compares kernel objects of other processes (info leak)"},
+    /* The machine itself. */
+    {"kexec_load", SC_EPERM, "replacing the running kernel"},
+    {"kexec_file_load", SC_EPERM, "replacing the running kernel"},
+    {"init_module", SC_EPERM, "loading kernel modules"},
+    {"finit_module", SC_EPERM, "loading kernel modules"},
+    {"delete_module", SC_EPERM, "unloading kernel modules"},
+    {"reboot", SC_EPERM, "rebooting the host"},
+    {"swapon", SC_EPERM, "swap would defeat memory limits"},
+    {"swapoff", SC_EPERM, "host swap configuration"},
+    {"acct", SC_EPERM, "process accounting writes host files"},
+    {"syslog", SC_EPERM, "kernel log: addresses and other jobs' traces"},
+    {"quotactl", SC_EPERM, "disk quotas of host file systems"},
+    {"settimeofday", SC_EPERM, "the host clock"},
+    {"clock_settime", SC_EPERM, "the host clock"},
+    {"clock_adjtime", SC_EPERM, "the host clock"},
+    {"adjtimex", SC_EPERM, "the host clock"},
+    {"sethostname", SC_EPERM, "host identity (the uts namespace is the cell's)"},
+    {"setdomainname", SC_EPERM, "host identity"},
+    {"vhangup", SC_EPERM, "terminal hang-up"},
+    {"fanotify_init", SC_EPERM, "file system event monitoring"},
+    {"lookup_dcookie", SC_EPERM, "kernel profiling support"},
+    {"iopl", SC_EPERM, "raw I/O port access"},
+    {"ioperm", SC_EPERM, "raw I/O port access"},
+    {"modify_ldt", SC_EPERM, "16-bit segments: old exploit primitive, never needed"},
+    {"uselib", SC_EPERM, "obsolete a.out loader"},
+    {"ustat", SC_EPERM, "obsolete"},
+    {"sysfs", SC_EPERM, "obsolete"},
+    {"_sysctl", SC_EPERM, "obsolete"},
+    {"nfsservctl", SC_EPERM, "obsolete"},
+    /* clone3 passes its flags in memory a filter cannot read; glibc falls back to clone, whose
+     * namespace flags are checked below. */
+    {"clone3", SC_ENOSYS, "flags unreadable by seccomp; clone is checked instead"},
+};
+
+const struct sc_rule *sc_rules(size_t *n)
+{
+    *n = sizeof(rules) / sizeof(rules[0]);
+    return rules;
+}
+
+struct sc_filter {
+    size_t len;
+    struct sock_filter insns[];
+};
+
+static uint32_t action_of(enum sc_action a)
+{
+    switch (a) {
+    case SC_ENOSYS:
+        return SCMP_ACT_ERRNO(ENOSYS);
+    case SC_KILL:
+        return SCMP_ACT_KILL_PROCESS;
+    case SC_EPERM:
+    default:
+        return SCMP_ACT_ERRNO(EPERM);
+    }
+}
+
+/* Sockets: AF_UNIX, AF_INET and AF_INET6 only. Netlink, packet, vsock, bluetooth, alg and the
+ * rest reach kernel code (and, for netlink, host state) a program never needs. Ranges are
+ * separate rules because libseccomp compares one argument once per rule. */
+static int add_socket_rules(scmp_filter_ctx ctx)
+{
+    uint32_t no = SCMP_ACT_ERRNO(EAFNOSUPPORT);
+    int rc = seccomp_rule_add(ctx, no, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ, AF_UNSPEC));
+    for (int fam = AF_INET + 1; rc == 0 && fam < AF_INET6; fam++)
+        rc = seccomp_rule_add(ctx, no, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ, (uint64_t)fam));
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, no, SCMP_SYS(socket), 1,
+                              SCMP_A0(SCMP_CMP_GT, (uint64_t)AF_INET6));
+    /* socketpair exists only for AF_UNIX. */
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, no, SCMP_SYS(socketpair), 1,
+                              SCMP_A0(SCMP_CMP_NE, (uint64_t)AF_UNIX));
+    return rc;
+}
+
+/* clone with any CLONE_NEW* flag: one rule per bit, since a rule matches a masked value. */
+static int add_clone_rules(scmp_filter_ctx ctx)
+{
+    static const uint64_t bits[] = {CLONE_NEWNS,  CLONE_NEWUTS, CLONE_NEWIPC,   CLONE_NEWUSER,
+                                    CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWCGROUP};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < sizeof(bits) / sizeof(bits[0]); i++)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+                              SCMP_A0(SCMP_CMP_MASKED_EQ, bits[i], bits[i]));
+    return rc;
+}
+
+static int export_bpf(scmp_filter_ctx ctx, struct sc_filter **out, char err[ERR_LEN])
+{
+    int fd = memfd_create("verdict-seccomp", MFD_CLOEXEC);
+    if (fd < 0)
+        return err_set(err, -errno, "memfd_create: %m");
+    int rc = seccomp_export_bpf(ctx, fd);
+    off_t size = rc == 0 ? lseek(fd, 0, SEEK_END) : -1;
+    struct sc_filter *f = NULL;
+    if (rc < 0) {
+        err_set(err, rc, "seccomp_export_bpf: %s", strerror(-rc));
+    } else if (size <= 0 || size % (off_t)sizeof(struct sock_filter) != 0) {
+        rc = err_set(err, -EINVAL, "exported filter has odd size %lld", (long long)size);
+    } else if (!(f = malloc(sizeof(*f) + (size_t)size))) {
+        rc = err_set(err, -ENOMEM, "out of memory");
+    } else if (pread(fd, f->insns, (size_t)size, 0) != size) {
+        rc = err_set(err, -EIO, "read back exported filter");
+    } else {
+        f->len = (size_t)size / sizeof(struct sock_filter);
+        *out = f;
+        f = NULL;
+    }
+    free(f);
+    close(fd);
+    return rc;
+}
+
+int sc_filter_build(struct sc_filter **out, char err[ERR_LEN])
+{
+    *out = NULL;
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx)
+        return err_set(err, -ENOMEM, "seccomp_init failed");
+    /* Only the native ABI: a 64-bit program calling through int 0x80 (i386) or with the x32
+     * bit set reaches differently checked syscall tables; no compiled job needs either. */
+    int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+    if (rc < 0)
+        err_set(err, rc, "set bad-arch action: %s", strerror(-rc));
+    for (size_t i = 0; rc == 0 && i < sizeof(rules) / sizeof(rules[0]); i++) {
+        int nr = seccomp_syscall_resolve_name(rules[i].syscall);
+        if (nr == __NR_SCMP_ERROR)
+            continue; /* not on this architecture (e.g. iopl on arm64) */
+        rc = seccomp_rule_add(ctx, action_of(rules[i].action), nr, 0);
+        if (rc < 0)
+            err_set(err, rc, "rule %s: %s", rules[i].syscall, strerror(-rc));
+    }
+    if (rc == 0 && (rc = add_socket_rules(ctx)) < 0)
+        err_set(err, rc, "socket rules: %s", strerror(-rc));
+    if (rc == 0 && (rc = add_clone_rules(ctx)) < 0)
+        err_set(err, rc, "clone rules: %s", strerror(-rc));
+    if (rc == 0)
+        rc = export_bpf(ctx, out, err);
+    seccomp_release(ctx);
+    return rc;
+}
+
+int sc_filter_install(const struct sc_filter *f)
+{
+    struct sock_fprog prog = {.len = (unsigned short)f->len,
+                              .filter = (struct sock_filter *)(uintptr_t)f->insns};
+    if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+        return -errno;
+    return 0;
+}
+
+size_t sc_filter_len(const struct sc_filter *f)
+{
+    return f ? f->len : 0;
+}
+
+void sc_filter_free(struct sc_filter *f)
+{
+    free(f);
 }

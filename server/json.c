@@ -7,6 +7,8 @@
 #include "server/json.h"
 
 #include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define C(j)  ((cJSON *)(j))
 #define CC(j) ((const cJSON *)(j))
@@ -37,6 +39,55 @@ struct json *json_set_str(struct json *obj, const char *key, const char *value)
 {
     return obj ? json_set(obj, key, J(value ? cJSON_CreateString(value) : cJSON_CreateNull()))
                : NULL;
+}
+
+/* Length of the valid UTF-8 sequence at p (1-4), or 0 if invalid or NUL. */
+static size_t utf8_seq(const unsigned char *p, size_t left)
+{
+    unsigned c = p[0];
+    size_t n = c == 0               ? 0
+               : c < 0x80           ? 1
+               : (c & 0xe0) == 0xc0 ? 2
+               : (c & 0xf0) == 0xe0 ? 3
+               : (c & 0xf8) == 0xf0 ? 4
+                                    : 0;
+    if (n == 0 || n > left || (n == 2 && c < 0xc2) || (n == 4 && c > 0xf4))
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if (n == 3 && ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0)))
+        return 0; /* overlong, or a UTF-16 surrogate */
+    if (n == 4 && ((c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] >= 0x90)))
+        return 0; /* overlong, or beyond U+10FFFF */
+    return n;
+}
+
+struct json *json_set_bytes(struct json *obj, const char *key, const void *data, size_t len)
+{
+    if (!obj)
+        return NULL;
+    const unsigned char *p = data;
+    char *s = malloc(len * 3 + 1); /* each bad byte becomes 3 bytes of U+FFFD */
+    if (!s)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < len;) {
+        size_t n = utf8_seq(p + i, len - i);
+        if (n) {
+            memcpy(s + o, p + i, n);
+            o += n;
+            i += n;
+        } else {
+            memcpy(s + o, "\xef\xbf\xbd", 3);
+            o += 3;
+            i++;
+        }
+    }
+    s[o] = '\0';
+    struct json *j = json_set(obj, key, J(cJSON_CreateString(s)));
+    free(s);
+    return j;
 }
 
 struct json *json_set_num(struct json *obj, const char *key, double value)

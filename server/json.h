@@ -10,6 +10,7 @@
 #define VERDICT_JSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct json;
 
@@ -23,6 +24,9 @@ struct json *json_set_num(struct json *obj, const char *key, double value);
 struct json *json_set_bool(struct json *obj, const char *key, bool value);
 struct json *json_set_null(struct json *obj, const char *key);
 struct json *json_set(struct json *obj, const char *key, struct json *child);
+/* A byte string as a JSON string: valid UTF-8 is kept, NUL bytes and invalid sequences become
+ * U+FFFD (lossy for binary data). */
+struct json *json_set_bytes(struct json *obj, const char *key, const void *data, size_t len);
 
 /* Append to an array; return the appended child (borrowed) or NULL. */
 struct json *json_push(struct json *arr, struct json *child);

@@ -10,9 +10,11 @@
 #include <string.h>
 
 #include "build_info.h"
+#include "runners/cell.h"
 #include "runners/seccomp.h"
 #include "server/doctor.h"
 #include "server/opts.h"
+#include "server/run.h"
 
 #define EXIT_USAGE 2
 
@@ -72,6 +74,17 @@ static int cmd_not_built(const struct command *cmd, int argc, char **argv, int f
 }
 
 static bool json_out, skip_toolchains, skip_gpu;
+static struct run_opts run_opts;
+
+static int cmd_run(const struct command *cmd, int argc, char **argv, int first)
+{
+    if (first >= argc)
+        return usage_error(cmd, "missing the program to run (after --)");
+    run_opts.json = json_out;
+    run_opts.argc = argc - first;
+    run_opts.argv = argv + first;
+    return run_main(&run_opts);
+}
 
 static int cmd_doctor(const struct command *cmd, int argc, char **argv, int first)
 {
@@ -129,11 +142,30 @@ static const struct opt doctor_opts[] = {
     OPT_END,
 };
 
+static const struct opt run_table[] = {
+    {"time", 't', OPT_DURATION, &run_opts.cpu_ms, "SECONDS", "CPU time limit (default 2)", 0, 0},
+    {"wall", 'w', OPT_DURATION, &run_opts.wall_ms, "SECONDS",
+     "wall-clock limit (default 3 x time + 1)", 0, 0},
+    {"mem", 'm', OPT_BYTES, &run_opts.memory_bytes, "SIZE", "memory limit (default 256M)", 0, 0},
+    {"output", 0, OPT_BYTES, &run_opts.output_bytes, "SIZE",
+     "stdout and stderr capture limit each (default 16M)", 0, 0},
+    {"pids", 0, OPT_INT, &run_opts.pids, "N", "processes and threads (default 64)", 1, 65536},
+    {"stdin", 'i', OPT_STRING, &run_opts.stdin_path, "FILE", "feed FILE to stdin", 0, 0},
+    {"file", 'f', OPT_LIST, &run_opts.files, "PATH", "copy a host file into the work dir", 0, 0},
+    {"env", 'e', OPT_LIST, &run_opts.env, "NAME=VALUE", "set an environment variable", 0, 0},
+    {"fetch", 0, OPT_LIST, &run_opts.fetch, "PATH", "return a work-dir file (with --json)", 0, 0},
+    {"json", 0, OPT_FLAG, &json_out, NULL, "print the result as JSON", 0, 0},
+    HELP_OPT,
+    OPT_END,
+};
+
 static const struct command commands[] = {
     {"serve", "Serve the HTTP API on 127.0.0.1:8080 (not built yet).", "[options]", plain_opts,
      cmd_not_built},
-    {"run", "Run one program in a sandbox cell and print its result (not built yet).",
-     "[options] -- ARGV...", plain_opts, cmd_not_built},
+    {"run",
+     "Run one program in a sandbox cell and print its output and result.\n"
+     "Exit status: 0 OK, 1 another verdict (RE, TLE, MLE, OLE), 3 sandbox error.",
+     "[options] -- PROGRAM [ARGS...]", run_table, cmd_run},
     {"bench", "Judge a file of samples against a dataset and report pass@k (not built yet).",
      "[options] DATASET SAMPLES.jsonl", plain_opts, cmd_not_built},
     {"doctor",
@@ -168,6 +200,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(name, "--version") == 0)
         name = "version";
+    if (strcmp(name, "__cell") == 0 && argc == 3) /* internal: a sandbox cell (runners/cell.h) */
+        return cell_main(atoi(argv[2]));
     for (size_t i = 0; i < NCOMMANDS; i++) {
         const struct command *cmd = &commands[i];
         if (strcmp(cmd->name, name) != 0)

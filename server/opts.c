@@ -120,6 +120,13 @@ static int set_value(const struct opt *o, const char *value, char err[ERR_LEN])
     case OPT_DURATION:
         rc = opts_parse_duration_ms(value, (int64_t *)o->dest);
         break;
+    case OPT_LIST: {
+        struct opt_list *l = o->dest;
+        if (l->n >= OPT_LIST_MAX)
+            return err_set(err, -EINVAL, "--%s given more than %d times", o->name, OPT_LIST_MAX);
+        l->items[l->n++] = value;
+        return 0;
+    }
     case OPT_FLAG:
         return err_set(err, -EINVAL, "--%s takes no value", o->name);
     }

@@ -20,13 +20,21 @@ enum opt_kind {
     OPT_INT,      /* long, decimal, within [min, max] */
     OPT_BYTES,    /* uint64_t bytes: 4096, 64K, 256M, 2G (binary units) */
     OPT_DURATION, /* int64_t milliseconds: 2 (seconds), 1.5, 500ms, 2s, 1m */
+    OPT_LIST,     /* struct opt_list: the flag may repeat; values borrowed from argv */
+};
+
+#define OPT_LIST_MAX 64
+
+struct opt_list {
+    int n;
+    const char *items[OPT_LIST_MAX];
 };
 
 struct opt {
     const char *name; /* long name without "--"; NULL ends the table */
     char short_name;  /* 0 for none */
     enum opt_kind kind;
-    void *dest;          /* bool* / const char ** / long* / uint64_t* / int64_t* by kind */
+    void *dest; /* bool* / const char ** / long* / uint64_t* / int64_t* / struct opt_list* */
     const char *metavar; /* shown in usage, e.g. "SECONDS" */
     const char *help;    /* one line */
     long min, max;       /* bounds for OPT_INT; ignored otherwise */

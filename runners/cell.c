@@ -1,0 +1,344 @@
+/*
+ * cell: the long-lived sandbox process, and the server's handle on it.
+ *
+ * Start. The server clones a child into new pid, mount, ipc, uts and net namespaces (each
+ * cell has its own network namespace holding only loopback: jobs of different cells cannot
+ * reach each other even over 127.0.0.1). The child sets PR_SET_PDEATHSIG and execs the verdict
+ * binary as `verdict __cell 3`, so the cell starts small and single-threaded. The server then
+ * sends CELL_CONFIG; the cell brings loopback up, opens its cgroup tree, compiles the seccomp
+ * filter, builds and enters its root, and answers CELL_READY (or CELL_FAILED with the reason).
+ *
+ * Serve. One CELL_JOB in, one CELL_RESULT out, strictly alternating; after each result the
+ * cell empties its job directories and creates the next job's cgroup before it waits again.
+ * When the socket closes, the cell exits; being pid 1, it takes any survivor with it.
+ */
+#include "runners/cell.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runners/mount.h"
+#include "runners/seccomp.h"
+#include "runners/supervisor.h"
+#include "runners/wire.h"
+
+enum { CELL_CONFIG = 1, CELL_READY, CELL_FAILED, CELL_JOB, CELL_RESULT };
+
+#define CELL_FD       3
+#define MAX_MSG       (1ull << 31) /* 2 GiB: files and outputs are capped well below */
+#define NS_FLAGS      (CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET)
+#define DEFAULT_TMPFS (64ull << 20)
+
+struct cell {
+    pid_t pid;
+    int fd;
+};
+
+/* ---- server side ----------------------------------------------------------------------- */
+
+static void encode_config(const struct cell_config *cfg, struct wbuf *b)
+{
+    wbuf_u32(b, (uint32_t)cfg->index);
+    wbuf_u32(b, cfg->uid);
+    wbuf_u32(b, cfg->gid);
+    wbuf_u32(b, (uint32_t)cfg->tree->version);
+    wbuf_u32(b, (uint32_t)cfg->tree->ndirs);
+    for (int i = 0; i < cfg->tree->ndirs; i++) {
+        wbuf_str(b, cfg->tree->dir[i]);
+        wbuf_u32(b, cfg->tree->ctrls[i]);
+    }
+    wbuf_u32(b, (uint32_t)cfg->nbinds);
+    for (int i = 0; i < cfg->nbinds; i++)
+        wbuf_str(b, cfg->binds[i]);
+}
+
+static pid_t clone_cell(const char *exe, int fd)
+{
+    pid_t pid = (pid_t)syscall(SYS_clone, NS_FLAGS | SIGCHLD, NULL, NULL, NULL, 0);
+    if (pid != 0)
+        return pid;
+    /* The child: die with the server (should the server die before this line, the cell still
+     * ends, at the socket's EOF), keep only the socket, become the cell. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (dup2(fd, CELL_FD) < 0)
+        _exit(126);
+    syscall(SYS_close_range, CELL_FD + 1, ~0u, 0);
+    char arg0[] = "verdict", arg1[] = "__cell", fdarg[16];
+    snprintf(fdarg, sizeof(fdarg), "%d", CELL_FD);
+    char *argv[] = {arg0, arg1, fdarg, NULL};
+    char *envp[] = {NULL};
+    execve(exe, argv, envp);
+    _exit(127);
+}
+
+int cell_start(const struct cell_config *cfg, struct cell **out, char err[ERR_LEN])
+{
+    *out = NULL;
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+        return err_set(err, -errno, "socketpair: %m");
+    pid_t pid = clone_cell(cfg->exe, sv[1]);
+    int e = errno;
+    close(sv[1]);
+    if (pid < 0) {
+        close(sv[0]);
+        return err_set(err, -e, "clone into new namespaces: %s", strerror(e));
+    }
+    struct cell *c = calloc(1, sizeof(*c));
+    if (!c) {
+        close(sv[0]);
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        return err_set(err, -ENOMEM, "out of memory");
+    }
+    c->pid = pid;
+    c->fd = sv[0];
+    struct wbuf b;
+    wbuf_init(&b);
+    encode_config(cfg, &b);
+    int rc = b.err ? b.err : wire_send(c->fd, CELL_CONFIG, b.data, b.len);
+    wbuf_fini(&b);
+    uint32_t type = 0;
+    uint8_t *msg = NULL;
+    size_t len = 0;
+    if (rc == 0)
+        rc = wire_recv(c->fd, &type, &msg, &len, 4096);
+    if (rc < 0) {
+        err_set(err, rc, "cell %d did not start: %s", cfg->index, strerror(-rc));
+    } else if (type != CELL_READY) {
+        rc = err_set(err, -EIO, "cell %d setup failed: %.*s", cfg->index, (int)len,
+                     msg ? (const char *)msg : "");
+    }
+    free(msg);
+    if (rc < 0) {
+        cell_stop(c);
+        return rc;
+    }
+    *out = c;
+    return 0;
+}
+
+int cell_run(struct cell *c, const struct job *j, struct job_result *res, uint8_t **payload,
+             char err[ERR_LEN])
+{
+    *payload = NULL;
+    memset(res, 0, sizeof(*res));
+    struct wbuf b;
+    wbuf_init(&b);
+    job_encode(j, &b);
+    int rc = b.err ? b.err : wire_send(c->fd, CELL_JOB, b.data, b.len);
+    wbuf_fini(&b);
+    if (rc < 0)
+        return err_set(err, rc, "send job to cell: %s", strerror(-rc));
+    uint32_t type;
+    size_t len;
+    rc = wire_recv(c->fd, &type, payload, &len, MAX_MSG);
+    if (rc < 0)
+        return err_set(err, rc, "cell died: %s", strerror(-rc));
+    struct rbuf r;
+    rbuf_init(&r, *payload, len);
+    if (type != CELL_RESULT || (rc = result_decode(&r, res)) < 0) {
+        free(*payload);
+        *payload = NULL;
+        return err_set(err, -EBADMSG, "cell answered an unreadable result");
+    }
+    return 0;
+}
+
+pid_t cell_pid(const struct cell *c)
+{
+    return c->pid;
+}
+
+void cell_stop(struct cell *c)
+{
+    if (!c)
+        return;
+    close(c->fd); /* the cell sees EOF and exits */
+    for (int i = 0; i < 100; i++) {
+        if (waitpid(c->pid, NULL, WNOHANG) == c->pid)
+            goto out;
+        usleep(1000);
+    }
+    kill(c->pid, SIGKILL);
+    waitpid(c->pid, NULL, 0);
+out:
+    free(c);
+}
+
+/* ---- inside the cell ------------------------------------------------------------------ */
+
+struct cell_setup {
+    int index;
+    unsigned uid, gid;
+    struct cg_tree tree;
+    int nbinds;
+    const char *binds[CELL_MAX_BINDS];
+};
+
+static int decode_config(struct rbuf *r, struct cell_setup *cs)
+{
+    memset(cs, 0, sizeof(*cs));
+    cs->index = (int)rbuf_u32(r);
+    cs->uid = rbuf_u32(r);
+    cs->gid = rbuf_u32(r);
+    cs->tree.version = (enum cg_version)rbuf_u32(r);
+    uint32_t n = rbuf_u32(r);
+    if (n > CG_MAX_DIRS)
+        return -EBADMSG;
+    cs->tree.ndirs = (int)n;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *d = rbuf_str(r);
+        snprintf(cs->tree.dir[i], CG_PATH, "%s", d ? d : "");
+        cs->tree.ctrls[i] = rbuf_u32(r);
+    }
+    n = rbuf_u32(r);
+    if (n > CELL_MAX_BINDS)
+        return -EBADMSG;
+    cs->nbinds = (int)n;
+    for (uint32_t i = 0; i < n; i++)
+        cs->binds[i] = rbuf_str(r);
+    return r->err;
+}
+
+/* Loopback in the cell's own network namespace starts down. */
+static int loopback_up(char err[ERR_LEN])
+{
+    int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (s < 0)
+        return err_set(err, -errno, "socket: %m");
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof(ifr));
+    snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+    int rc = 0;
+    if (ioctl(s, SIOCGIFFLAGS, &ifr) < 0 ||
+        (ifr.ifr_flags |= IFF_UP | IFF_RUNNING, ioctl(s, SIOCSIFFLAGS, &ifr) < 0))
+        rc = err_set(err, -errno, "bring loopback up: %m");
+    close(s);
+    return rc;
+}
+
+static int setup(struct cell_setup *cs, struct supervisor *sv, char err[ERR_LEN])
+{
+    struct sc_filter *filter = NULL;
+    struct mnt_plan *plan = malloc(sizeof(*plan));
+    if (!plan)
+        return err_set(err, -ENOMEM, "out of memory");
+    struct mnt_config mc = {.host_prefix = "",
+                            .binds = cs->binds,
+                            .nbinds = cs->nbinds,
+                            .uid = cs->uid,
+                            .gid = cs->gid};
+    int rc = sethostname("verdict", 7) < 0 ? err_set(err, -errno, "sethostname: %m") : 0;
+    if (rc == 0)
+        rc = loopback_up(err);
+    if (rc == 0)
+        rc = cg_root_open(&cs->tree, &sv->cg, err);
+    if (rc == 0)
+        rc = sc_filter_build(&filter, err);
+    if (rc == 0)
+        rc = mnt_plan_build(&mc, plan, err);
+    if (rc == 0)
+        rc = mnt_plan_apply(plan, err);
+    free(plan);
+    if (rc < 0) {
+        sc_filter_free(filter);
+        return rc;
+    }
+    sv->filter = filter;
+    sv->index = cs->index;
+    sv->uid = cs->uid;
+    sv->gid = cs->gid;
+    sv->tmpfs_bytes = DEFAULT_TMPFS;
+    sv->tmpfs_inodes = 16384;
+    /* SIGCHLD through a signalfd: the supervisor's poll loop wakes on every exit. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    sv->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+    if (sv->sigfd < 0)
+        return err_set(err, -errno, "signalfd: %m");
+    umask(022);
+    return supervisor_prepare(sv, err);
+}
+
+static int serve_one(int fd, struct supervisor *sv, const uint8_t *msg, size_t len)
+{
+    struct rbuf r;
+    struct job j;
+    struct job_result res;
+    char err[ERR_LEN] = "";
+    rbuf_init(&r, msg, len);
+    int rc = job_decode(&r, &j);
+    if (rc < 0) {
+        memset(&res, 0, sizeof(res));
+        res.status = JOB_SE;
+        snprintf(res.message, sizeof(res.message), "malformed job: %s", strerror(-rc));
+    } else if ((rc = supervisor_run(sv, &j, &res, err)) < 0) {
+        return rc;
+    }
+    struct wbuf b;
+    wbuf_init(&b);
+    result_encode(&res, &b);
+    rc = b.err ? b.err : wire_send(fd, CELL_RESULT, b.data, b.len);
+    wbuf_fini(&b);
+    supervisor_release(sv, &res);
+    job_decoded_fini(&j);
+    if (rc == 0 && supervisor_prepare(sv, err) < 0)
+        fprintf(stderr, "verdict cell %d: %s\n", sv->index, err); /* retried at next job */
+    return rc;
+}
+
+int cell_main(int fd)
+{
+    uint32_t type;
+    uint8_t *msg;
+    size_t len;
+    char err[ERR_LEN] = "";
+    struct cell_setup cs;
+    struct supervisor sv;
+    memset(&sv, 0, sizeof(sv));
+    clearenv();
+    int rc = wire_recv(fd, &type, &msg, &len, 1 << 20);
+    if (rc < 0 || type != CELL_CONFIG)
+        return 1;
+    struct rbuf r;
+    rbuf_init(&r, msg, len);
+    rc = decode_config(&r, &cs);
+    if (rc < 0)
+        err_set(err, rc, "malformed cell configuration");
+    else
+        rc = setup(&cs, &sv, err);
+    if (rc < 0) {
+        wire_send(fd, CELL_FAILED, err, strlen(err));
+        return 1;
+    }
+    free(msg); /* the binds have been applied: nothing borrows from it any more */
+    if (wire_send(fd, CELL_READY, NULL, 0) < 0)
+        return 1;
+    for (;;) {
+        rc = wire_recv(fd, &type, &msg, &len, MAX_MSG);
+        if (rc < 0)
+            return rc == -ECONNRESET ? 0 : 1;
+        rc = type == CELL_JOB ? serve_one(fd, &sv, msg, len) : -EBADMSG;
+        free(msg);
+        if (rc < 0)
+            return 1;
+    }
+}

@@ -1,0 +1,57 @@
+/*
+ * cell: a long-lived sandbox process that runs one job at a time.
+ *
+ * The server side starts a cell with cell_start(): clone(2) into new pid, mount, ipc, uts and
+ * net namespaces, then execve of verdict itself as `verdict __cell`, so the cell is a small,
+ * fresh, single-threaded process whatever the server's state. The cell builds its root once
+ * and then serves jobs over a socketpair (protocol: runners/README.md). The cell is pid 1 of
+ * its pid namespace: every process a job leaves behind is its child, and kill(-1) from it
+ * ends them all.
+ */
+#ifndef VERDICT_CELL_H
+#define VERDICT_CELL_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "runners/cgroup.h"
+#include "runners/err.h"
+#include "runners/job.h"
+
+#define CELL_MAX_BINDS 32
+
+struct cell_config {
+    const char *exe;   /* the verdict executable to run as the cell */
+    int index;         /* slot number: names job cgroups */
+    unsigned uid, gid; /* the unprivileged job user, unique to this cell */
+    const struct cg_tree *tree;
+    int nbinds; /* extra read-only binds (toolchain directories) */
+    const char *const *binds;
+};
+
+struct cell;
+
+/* Starts a cell and waits until it reports ready (root built, filter compiled). Returns 0
+ * with *out, or a negative errno with the reason in err (the cell's own setup error when it
+ * reported one). Call from a thread that outlives the cell: the cell dies with it
+ * (PR_SET_PDEATHSIG). */
+int cell_start(const struct cell_config *cfg, struct cell **out, char err[ERR_LEN]);
+
+/* Runs one job. On success returns 0 and fills res, whose buffers borrow from *payload (free
+ * it after job_result_fini(res)). A negative return means the cell itself failed (it died,
+ * or answered garbage): the cell is unusable and must be stopped and replaced; err says why. */
+int cell_run(struct cell *c, const struct job *j, struct job_result *res, uint8_t **payload,
+             char err[ERR_LEN]);
+
+/* Pid of the cell (in the server's pid namespace). */
+pid_t cell_pid(const struct cell *c);
+
+/* Stops the cell (closing its socket ends its loop; SIGKILL if it lingers) and reaps it.
+ * NULL is a no-op. */
+void cell_stop(struct cell *c);
+
+/* The cell process's entry point (`verdict __cell FD`): reads its configuration from the
+ * socket fd, builds the sandbox, serves jobs until the socket closes. Returns the exit code. */
+int cell_main(int fd);
+
+#endif

@@ -1,0 +1,114 @@
+/*
+ * job: what a cell is asked to run, and what it answers (the data model of the sandbox).
+ *
+ * A job is files to place in the work directory, argv, env (the environment is cleared, then
+ * only these), stdin bytes, files to fetch back, and limits. A result is a status with the
+ * numbers that justify it. Both travel over the cell's socket (job_encode/job_decode and
+ * result_encode/result_decode); decoded strings and buffers are borrowed from the received
+ * payload, which must outlive the decoded struct.
+ */
+#ifndef VERDICT_JOB_H
+#define VERDICT_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runners/wire.h"
+
+#define JOB_MAX_ARGS  4096
+#define JOB_MAX_FILES 1024
+#define JOB_MSG_LEN   256
+
+/* Every field has a unit; 0 means "use the default" (job_limits_defaults). */
+struct job_limits {
+    int64_t cpu_ms;        /* CPU time, all threads and processes, ms -> TLE (cpu) */
+    int64_t wall_ms;       /* wall-clock time from exec to exit, ms -> TLE (wall) */
+    uint64_t memory_bytes; /* cgroup memory limit, bytes, swap off -> MLE */
+    uint64_t stack_bytes;  /* RLIMIT_STACK, bytes (default: the memory limit) */
+    uint64_t stdout_bytes; /* captured stdout cap, bytes -> OLE, truncated */
+    uint64_t stderr_bytes; /* captured stderr cap, bytes -> OLE, truncated */
+    uint64_t file_bytes;   /* RLIMIT_FSIZE: largest file the program may write, bytes */
+    uint64_t tmpfs_bytes;  /* size of each of /w, /tmp, /dev/shm, bytes */
+    uint64_t fetch_bytes;  /* largest file fetched back, bytes */
+    uint32_t tmpfs_inodes; /* inodes of each tmpfs */
+    uint32_t pids;         /* cgroup pids.max: processes + threads */
+    uint32_t nofile;       /* RLIMIT_NOFILE */
+    uint32_t reserved;     /* keeps the layout 8-byte aligned */
+};
+
+struct job_file {
+    const char *path;    /* relative to the work dir; no "..", not absolute */
+    uint32_t mode;       /* permission bits, e.g. 0755 */
+    const uint8_t *data; /* contents (borrowed) */
+    size_t len;          /* bytes */
+};
+
+struct job {
+    int argc;
+    const char *const *argv; /* argv[0] is the program: a path, or a name searched in PATH */
+    int nenv;
+    const char *const *env; /* "NAME=value" */
+    int nfiles;
+    const struct job_file *files;
+    const uint8_t *stdin_data;
+    size_t stdin_len;
+    int nfetch;
+    const char *const *fetch; /* work-dir-relative paths to read back */
+    struct job_limits limits;
+};
+
+enum job_status { JOB_OK, JOB_RE, JOB_TLE, JOB_MLE, JOB_OLE, JOB_SE };
+enum job_clock { JOB_CLOCK_NONE, JOB_CLOCK_CPU, JOB_CLOCK_WALL };
+
+struct job_fetched {
+    const char *path;
+    int error;           /* 0, or a negative errno: -ELOOP symlink, -EFBIG too big, ... */
+    const uint8_t *data; /* contents when error == 0 */
+    size_t len;
+};
+
+struct job_result {
+    enum job_status status;
+    enum job_clock tle_clock; /* which clock fired, for TLE */
+    int exit_code;            /* exit status, or -1 when killed by a signal */
+    int signal;               /* the killing signal, 0 if it exited */
+    int64_t cpu_ms;           /* CPU time from the cgroup counter, ms */
+    int64_t wall_ms;          /* wall time, ms */
+    uint64_t memory_kib;      /* peak memory from the cgroup, KiB */
+    bool stdout_truncated, stderr_truncated;
+    const uint8_t *out; /* stdout bytes, exact (borrowed) */
+    size_t out_len;
+    const uint8_t *err; /* stderr bytes */
+    size_t err_len;
+    int nfetched;
+    struct job_fetched *fetched; /* heap array (job_result_fini frees it), data borrowed */
+    char message[JOB_MSG_LEN];   /* why: the SE reason, the exec failure, the limit that fired */
+};
+
+/* Fills zero fields of l with the defaults (cpu 2 s, wall 3x cpu + 1 s, memory 256 MiB,
+ * stack = memory, stdout/stderr 16 MiB, files 64 MiB, tmpfs 64 MiB / 16384 inodes, fetch
+ * 16 MiB, pids 64, nofile 256). */
+void job_limits_defaults(struct job_limits *l);
+
+/* "OK", "RE", "TLE", "MLE", "OLE", "SE". */
+const char *job_status_name(enum job_status s);
+
+/* Appends the job to b. Check b->err afterwards. */
+void job_encode(const struct job *j, struct wbuf *b);
+
+/* Decodes a job from r into j; arrays are heap-allocated (job_decoded_fini frees them),
+ * strings and contents borrowed from r's buffer. Returns 0 or -EBADMSG / -E2BIG / -ENOMEM. */
+int job_decode(struct rbuf *r, struct job *j);
+void job_decoded_fini(struct job *j);
+
+void result_encode(const struct job_result *res, struct wbuf *b);
+/* Like job_decode: res->fetched is heap, everything else borrowed. */
+int result_decode(struct rbuf *r, struct job_result *res);
+void job_result_fini(struct job_result *res);
+
+/* True if path is a safe work-dir-relative path: not empty, not absolute, no "." or ".."
+ * component, no empty component, no NUL, at most 255 bytes. */
+bool job_path_ok(const char *path);
+
+#endif

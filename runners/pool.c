@@ -1,0 +1,159 @@
+/*
+ * pool: cells, a free list, and replacement of the dead.
+ *
+ * A mutex guards the busy flags; a caller waits on a condition variable for a free cell, runs
+ * its job without the lock held, and returns the cell. A cell whose run fails (it died or
+ * spoke garbage) is stopped and restarted in place before the job is retried once.
+ */
+#include "runners/pool.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "runners/cell.h"
+#include "runners/cgroup.h"
+
+struct slot {
+    struct cell *cell; /* NULL while being replaced after a failed restart */
+    struct cell_config cfg;
+    bool busy;
+};
+
+struct pool {
+    pthread_mutex_t lock;
+    pthread_cond_t freed;
+    struct cg_tree tree;
+    int n;
+    unsigned replaced;
+    struct slot *slots;
+};
+
+int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN])
+{
+    *out = NULL;
+    if (cfg->cells < 1 || cfg->cells > 1024)
+        return err_set(err, -EINVAL, "cells must be 1..1024, not %d", cfg->cells);
+    struct cg_host host;
+    int rc = cg_detect(&host, err);
+    if (rc < 0)
+        return rc;
+    struct pool *p = calloc(1, sizeof(*p));
+    if (!p || !(p->slots = calloc((size_t)cfg->cells, sizeof(*p->slots)))) {
+        free(p);
+        return err_set(err, -ENOMEM, "out of memory");
+    }
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->freed, NULL);
+    if ((rc = cg_tree_create(&host, &p->tree, err)) < 0) {
+        pool_free(p);
+        return rc;
+    }
+    for (int i = 0; i < cfg->cells && rc == 0; i++) {
+        struct slot *s = &p->slots[i];
+        s->cfg = (struct cell_config){.exe = cfg->exe,
+                                      .index = i,
+                                      .uid = cfg->uid_base + (unsigned)i,
+                                      .gid = cfg->uid_base + (unsigned)i,
+                                      .tree = &p->tree,
+                                      .nbinds = cfg->nbinds,
+                                      .binds = cfg->binds};
+        rc = cell_start(&s->cfg, &s->cell, err);
+        p->n = i + 1;
+    }
+    if (rc < 0) {
+        pool_free(p);
+        return rc;
+    }
+    *out = p;
+    return 0;
+}
+
+static struct slot *acquire(struct pool *p)
+{
+    pthread_mutex_lock(&p->lock);
+    struct slot *s = NULL;
+    while (!s) {
+        for (int i = 0; i < p->n && !s; i++)
+            if (!p->slots[i].busy)
+                s = &p->slots[i];
+        if (!s)
+            pthread_cond_wait(&p->freed, &p->lock);
+    }
+    s->busy = true;
+    pthread_mutex_unlock(&p->lock);
+    return s;
+}
+
+static void release(struct pool *p, struct slot *s)
+{
+    pthread_mutex_lock(&p->lock);
+    s->busy = false;
+    pthread_cond_signal(&p->freed);
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* Replaces a dead cell; on failure the slot stays empty and the next run tries again. */
+static void replace(struct pool *p, struct slot *s, char err[ERR_LEN])
+{
+    cell_stop(s->cell);
+    s->cell = NULL;
+    pthread_mutex_lock(&p->lock);
+    p->replaced++;
+    pthread_mutex_unlock(&p->lock);
+    cell_start(&s->cfg, &s->cell, err);
+}
+
+void pool_run(struct pool *p, const struct job *j, struct job_result *res, uint8_t **payload)
+{
+    struct slot *s = acquire(p);
+    char err[ERR_LEN] = "";
+    int rc = -EIO;
+    *payload = NULL;
+    for (int attempt = 0; attempt < 2 && rc < 0; attempt++) {
+        if (!s->cell)
+            replace(p, s, err);
+        if (s->cell && (rc = cell_run(s->cell, j, res, payload, err)) < 0)
+            replace(p, s, err); /* so the next job finds a working cell */
+    }
+    release(p, s);
+    if (rc < 0) {
+        memset(res, 0, sizeof(*res));
+        res->status = JOB_SE;
+        res->exit_code = -1;
+        snprintf(res->message, sizeof(res->message), "sandbox cell failed twice: %.200s", err);
+    }
+}
+
+unsigned pool_replaced(struct pool *p)
+{
+    pthread_mutex_lock(&p->lock);
+    unsigned n = p->replaced;
+    pthread_mutex_unlock(&p->lock);
+    return n;
+}
+
+int pool_cell_pid(struct pool *p, int i)
+{
+    pthread_mutex_lock(&p->lock);
+    int pid = i >= 0 && i < p->n && p->slots[i].cell ? (int)cell_pid(p->slots[i].cell) : -1;
+    pthread_mutex_unlock(&p->lock);
+    return pid;
+}
+
+void pool_free(struct pool *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->n; i++)
+        cell_stop(p->slots[i].cell);
+    cg_tree_remove(&p->tree);
+    pthread_cond_destroy(&p->freed);
+    pthread_mutex_destroy(&p->lock);
+    free(p->slots);
+    free(p);
+}

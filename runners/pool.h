@@ -1,0 +1,44 @@
+/*
+ * pool: the server's set of warm cells, one per concurrency slot.
+ *
+ * pool_new() finds the host's cgroups, creates verdict's job tree beneath them and starts the
+ * cells; pool_run() hands a job to a free cell (waiting for one), and replaces a cell that
+ * dies, retrying the job once on a fresh cell before answering SE. Thread-safe.
+ */
+#ifndef VERDICT_POOL_H
+#define VERDICT_POOL_H
+
+#include <stdint.h>
+
+#include "runners/err.h"
+#include "runners/job.h"
+
+struct pool_config {
+    int cells;         /* number of cells (concurrency), >= 1 */
+    const char *exe;   /* the verdict executable (runs `verdict __cell`) */
+    unsigned uid_base; /* cell i runs jobs as uid_base + i (and that gid) */
+    int nbinds;        /* extra read-only binds for every cell */
+    const char *const *binds;
+};
+
+struct pool;
+
+/* Returns 0 with *out, or a negative errno with the reason in err (no usable cgroups, a cell
+ * that failed to build its sandbox, ...). */
+int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]);
+
+/* Runs one job and fills res. Never fails: a sandbox fault is res->status == JOB_SE with the
+ * reason. When *payload is non-NULL the result's buffers borrow from it: free it after
+ * job_result_fini(res). */
+void pool_run(struct pool *p, const struct job *j, struct job_result *res, uint8_t **payload);
+
+/* Cells replaced so far because they died (for metrics and tests). */
+unsigned pool_replaced(struct pool *p);
+
+/* Pid of cell i, or -1 (tests use it to check a cell survived). */
+int pool_cell_pid(struct pool *p, int i);
+
+/* Stops every cell and removes the job tree. NULL is a no-op. */
+void pool_free(struct pool *p);
+
+#endif

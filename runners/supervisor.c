@@ -1,0 +1,628 @@
+/*
+ * supervisor: one job, from fork to verdict, inside a cell.
+ *
+ * Processes. The cell (pid 1 of its namespace, root) forks the job's first process. That
+ * child runs only our code until execve: it attaches itself to the job's cgroups, so the
+ * program never runs outside them; then rlimits, no_new_privs, an empty capability bounding
+ * set, the job uid/gid (which clears every capability), the seccomp filter, and execve. A
+ * failing step writes {step, errno} to a CLOEXEC pipe and _exits 127, so the supervisor can
+ * tell a sandbox fault (SE) from the program's own failure.
+ *
+ * Supervision is one poll loop over stdout, stderr, the stdin pipe and a signalfd for SIGCHLD,
+ * waking at least every POLL_MS to read the cgroup's CPU counter. When the first process
+ * exits, or a limit fires, kill(-1, SIGKILL) from pid 1 ends every other process in the
+ * namespace (fork() cannot outrun it: the kernel refuses to fork a task with SIGKILL pending),
+ * the pipes are drained to EOF, and everything is reaped. The job's cgroup must then be empty.
+ */
+#include "runners/supervisor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/openat2.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runners/limits.h"
+#include "runners/mount.h"
+
+#define POLL_MS   10
+#define CHUNK     65536
+#define PATH_DIRS "/usr/local/bin:/usr/bin:/bin"
+
+/* Steps of the child before exec, reported over the error pipe. */
+enum step {
+    STEP_CGROUP = 1,
+    STEP_FDS,
+    STEP_CHDIR,
+    STEP_RLIMIT,
+    STEP_NNP,
+    STEP_CAPS,
+    STEP_UID,
+    STEP_SECCOMP,
+    STEP_EXEC
+};
+
+static const char *const step_names[] = {"",
+                                         "attach to cgroup",
+                                         "set up stdio",
+                                         "chdir",
+                                         "set rlimits",
+                                         "no_new_privs",
+                                         "drop capabilities",
+                                         "switch uid/gid",
+                                         "install seccomp",
+                                         "exec"};
+
+struct child_report {
+    int step, error;
+};
+
+struct run {
+    const struct job *job;
+    struct job_limits lim;
+    struct cg_job *cg;
+    pid_t pid;
+    int in_fd, out_fd, err_fd; /* our ends; -1 once closed */
+    size_t in_off;
+    size_t out_len, err_len;
+    bool out_trunc, err_trunc;
+    bool exited;
+    int status;
+    bool killed;
+    enum job_status limit; /* JOB_TLE / JOB_OLE when we stopped it, else JOB_OK */
+    enum job_clock clock;
+    long long t0_ns, end_ns;
+};
+
+static long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* A sandbox fault: "what: reason" (what names the step and its object). */
+static void set_se(struct job_result *res, const char *what, int e)
+{
+    res->status = JOB_SE;
+    snprintf(res->message, sizeof(res->message), "%s: %s", what, strerror(e));
+}
+
+/* ---- before the job ------------------------------------------------------------------- */
+
+int supervisor_prepare(struct supervisor *s, char err[ERR_LEN])
+{
+    int rc = 0;
+    if (!s->dirs_clean) {
+        /* The default size until a job asks otherwise; a job with other tmpfs limits gets
+         * its own mounts at its start. */
+        rc = mnt_reset_job_dirs(s->tmpfs_bytes, s->tmpfs_inodes, s->uid, s->gid, err);
+        s->dirs_clean = rc == 0;
+    }
+    if (rc == 0 && !s->next_ready) {
+        char name[64];
+        snprintf(name, sizeof(name), "c%d-j%llu", s->index, (unsigned long long)s->seq + 1);
+        rc = cg_job_create(&s->cg, name, &s->next, err);
+        s->next_ready = rc == 0;
+    }
+    return rc;
+}
+
+/* Creates path's parent directories (owned by the job user) under the work dir. */
+static int make_parents(int wfd, const char *path, unsigned uid, unsigned gid)
+{
+    char buf[256];
+    snprintf(buf, sizeof(buf), "%s", path);
+    for (char *s = strchr(buf, '/'); s; s = strchr(s + 1, '/')) {
+        *s = '\0';
+        if (mkdirat(wfd, buf, 0755) == 0) {
+            if (fchownat(wfd, buf, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)
+                return -errno;
+        } else if (errno != EEXIST) {
+            return -errno;
+        }
+        *s = '/';
+    }
+    return 0;
+}
+
+static int place_files(const struct supervisor *s, const struct job *j, struct job_result *res)
+{
+    int wfd = open(MNT_WORKDIR, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (wfd < 0) {
+        set_se(res, "open work dir", errno);
+        return -1;
+    }
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < j->nfiles; i++) {
+        const struct job_file *f = &j->files[i];
+        if (!job_path_ok(f->path)) {
+            res->status = JOB_SE;
+            snprintf(res->message, sizeof(res->message), "bad file path in job: %.200s",
+                     f->path ? f->path : "(null)");
+            rc = -1;
+            break;
+        }
+        int fd = -1;
+        if (make_parents(wfd, f->path, s->uid, s->gid) < 0 ||
+            (fd = openat(wfd, f->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                         0600)) < 0) {
+            set_se(res, "create job file", errno);
+            rc = -1;
+            break;
+        }
+        size_t off = 0;
+        while (off < f->len) {
+            ssize_t w = write(fd, f->data + off, f->len - off);
+            if (w <= 0) {
+                set_se(res, "write job file", w < 0 ? errno : EIO);
+                rc = -1;
+                break;
+            }
+            off += (size_t)w;
+        }
+        if (rc == 0 && (fchmod(fd, f->mode & 0777) < 0 || fchown(fd, s->uid, s->gid) < 0)) {
+            set_se(res, "chmod/chown job file", errno);
+            rc = -1;
+        }
+        close(fd);
+    }
+    close(wfd);
+    return rc;
+}
+
+/* argv[0] as given when it has a slash, else the first executable of that name in PATH. */
+static const char *resolve(const char *name, char *buf, size_t cap)
+{
+    if (strchr(name, '/'))
+        return name;
+    for (const char *p = PATH_DIRS; *p;) {
+        size_t len = strcspn(p, ":");
+        snprintf(buf, cap, "%.*s/%s", (int)len, p, name);
+        if (access(buf, X_OK) == 0)
+            return buf;
+        p += len + (p[len] == ':');
+    }
+    return name; /* execve reports ENOENT */
+}
+
+/* ---- the child ------------------------------------------------------------------------ */
+
+static void child_fail(int fd, int step)
+{
+    struct child_report r = {step, errno};
+    ssize_t ignored = write(fd, &r, sizeof(r));
+    (void)ignored;
+    _exit(127);
+}
+
+struct child_args {
+    const struct supervisor *s;
+    const struct cg_job *cg;
+    const struct limits_plan *rl;
+    const char *path;
+    char *const *argv, *const *envp;
+    int in, out, errout, report;
+};
+
+static void child_main(const struct child_args *a)
+{
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    signal(SIGPIPE, SIG_DFL);
+    setsid();
+    if (cg_job_attach_self(a->cg) < 0)
+        child_fail(a->report, STEP_CGROUP);
+    if (dup2(a->in, 0) < 0 || dup2(a->out, 1) < 0 || dup2(a->errout, 2) < 0 ||
+        syscall(SYS_close_range, 3, ~0u, CLOSE_RANGE_CLOEXEC) < 0)
+        child_fail(a->report, STEP_FDS);
+    if (chdir(MNT_WORKDIR) < 0)
+        child_fail(a->report, STEP_CHDIR);
+    int res;
+    if (limits_apply(a->rl, &res) < 0)
+        child_fail(a->report, STEP_RLIMIT);
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+        child_fail(a->report, STEP_NNP);
+    for (int cap = 0; cap <= 63; cap++)
+        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
+            child_fail(a->report, STEP_CAPS);
+    if (setgroups(0, NULL) < 0 || setresgid(a->s->gid, a->s->gid, a->s->gid) < 0 ||
+        setresuid(a->s->uid, a->s->uid, a->s->uid) < 0)
+        child_fail(a->report, STEP_UID);
+    if (sc_filter_install(a->s->filter) < 0)
+        child_fail(a->report, STEP_SECCOMP);
+    execve(a->path, a->argv, a->envp);
+    child_fail(a->report, STEP_EXEC);
+}
+
+/* ---- supervision ---------------------------------------------------------------------- */
+
+static void kill_all(struct run *r)
+{
+    kill(-1, SIGKILL); /* from pid 1: every other process of the namespace */
+    r->killed = true;
+}
+
+static void stop(struct run *r, enum job_status why, enum job_clock clock)
+{
+    if (r->limit == JOB_OK) {
+        r->limit = why;
+        r->clock = clock;
+    }
+    kill_all(r);
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* Reads what a pipe holds into buf (capped); on overflow marks truncation and stops. */
+static void drain(struct run *r, int *fd, uint8_t *buf, size_t *len, uint64_t cap, bool *trunc)
+{
+    uint8_t tmp[CHUNK];
+    for (;;) {
+        ssize_t n = read(*fd, tmp, sizeof(tmp));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN)
+            return;
+        if (n <= 0) {
+            close_fd(fd);
+            return;
+        }
+        size_t room = cap - *len, take = (size_t)n < room ? (size_t)n : room;
+        memcpy(buf + *len, tmp, take);
+        *len += take;
+        if (take < (size_t)n) {
+            *trunc = true;
+            stop(r, JOB_OLE, JOB_CLOCK_NONE);
+        }
+    }
+}
+
+static void feed(struct run *r)
+{
+    const struct job *j = r->job;
+    while (r->in_off < j->stdin_len) {
+        ssize_t n = write(r->in_fd, j->stdin_data + r->in_off, j->stdin_len - r->in_off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN)
+            return;
+        if (n < 0)
+            break; /* EPIPE: the program closed stdin, its right */
+        r->in_off += (size_t)n;
+    }
+    close_fd(&r->in_fd);
+}
+
+static void reap(struct supervisor *s, struct run *r)
+{
+    struct signalfd_siginfo si;
+    while (read(s->sigfd, &si, sizeof(si)) > 0)
+        ;
+    int status;
+    pid_t p;
+    while ((p = waitpid(-1, &status, WNOHANG)) > 0) {
+        if (p == r->pid) {
+            r->exited = true;
+            r->status = status;
+            r->end_ns = now_ns();
+        }
+    }
+}
+
+static void check_clocks(struct run *r)
+{
+    long long elapsed_ms = (now_ns() - r->t0_ns) / 1000000;
+    if (elapsed_ms > r->lim.wall_ms) {
+        stop(r, JOB_TLE, JOB_CLOCK_WALL);
+        return;
+    }
+    int64_t cpu = cg_job_cpu_ns(r->cg);
+    if (cpu > r->lim.cpu_ms * 1000000LL)
+        stop(r, JOB_TLE, JOB_CLOCK_CPU);
+}
+
+static void supervise(struct supervisor *s, struct run *r)
+{
+    while (!r->exited || r->out_fd >= 0 || r->err_fd >= 0) {
+        struct pollfd p[4];
+        int n = 0, iout = -1, ierr = -1, iin = -1;
+        if (r->out_fd >= 0)
+            p[iout = n++] = (struct pollfd){.fd = r->out_fd, .events = POLLIN};
+        if (r->err_fd >= 0)
+            p[ierr = n++] = (struct pollfd){.fd = r->err_fd, .events = POLLIN};
+        if (r->in_fd >= 0)
+            p[iin = n++] = (struct pollfd){.fd = r->in_fd, .events = POLLOUT};
+        p[n++] = (struct pollfd){.fd = s->sigfd, .events = POLLIN};
+        if (poll(p, (nfds_t)n, POLL_MS) < 0 && errno != EINTR)
+            break;
+        if (iout >= 0 && p[iout].revents)
+            drain(r, &r->out_fd, s->out, &r->out_len, r->lim.stdout_bytes, &r->out_trunc);
+        if (ierr >= 0 && p[ierr].revents)
+            drain(r, &r->err_fd, s->err, &r->err_len, r->lim.stderr_bytes, &r->err_trunc);
+        if (iin >= 0 && p[iin].revents)
+            feed(r);
+        reap(s, r);
+        if (r->exited && !r->killed)
+            kill_all(r); /* the first process is done: so is the job */
+        if (!r->killed)
+            check_clocks(r);
+    }
+    close_fd(&r->in_fd);
+    int status;
+    while (waitpid(-1, &status, 0) > 0 || errno == EINTR)
+        ;
+}
+
+/* ---- after the job -------------------------------------------------------------------- */
+
+static void fetch_files(const struct job *j, const struct job_limits *lim, struct job_result *res)
+{
+    res->nfetched = 0;
+    res->fetched = calloc((size_t)j->nfetch + 1, sizeof(*res->fetched));
+    if (!res->fetched)
+        return;
+    int wfd = open(MNT_WORKDIR, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    for (int i = 0; i < j->nfetch; i++) {
+        struct job_fetched *f = &res->fetched[res->nfetched++];
+        f->path = j->fetch[i];
+        if (!job_path_ok(f->path) || wfd < 0) {
+            f->error = -EINVAL;
+            continue;
+        }
+        /* Only a regular file beneath the work dir, reached without any symlink; O_NONBLOCK so
+         * a FIFO planted under the name cannot stall the cell. */
+        struct open_how how = {.flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+                               .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+                                          RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV};
+        int fd = (int)syscall(SYS_openat2, wfd, f->path, &how, sizeof(how));
+        struct stat st;
+        if (fd < 0) {
+            f->error = -errno;
+            continue;
+        }
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+            f->error = -EINVAL;
+        else if ((uint64_t)st.st_size > lim->fetch_bytes)
+            f->error = -EFBIG;
+        uint8_t *data = f->error ? NULL : malloc((size_t)st.st_size + 1);
+        if (!f->error && !data)
+            f->error = -ENOMEM;
+        if (data && pread(fd, data, (size_t)st.st_size, 0) != st.st_size)
+            f->error = -EIO;
+        if (f->error)
+            free(data);
+        else {
+            f->data = data;
+            f->len = (size_t)st.st_size;
+        }
+        close(fd);
+    }
+    if (wfd >= 0)
+        close(wfd);
+}
+
+void supervisor_release(struct supervisor *s, struct job_result *res)
+{
+    (void)s;
+    for (int i = 0; res->fetched && i < res->nfetched; i++)
+        free((void *)(uintptr_t)res->fetched[i].data); /* ours: malloc'd in fetch_files */
+    job_result_fini(res);
+}
+
+static bool exec_error(int e)
+{
+    return e == ENOENT || e == EACCES || e == ENOEXEC || e == E2BIG || e == ENOTDIR || e == ELOOP ||
+           e == ENAMETOOLONG || e == ETXTBSY;
+}
+
+/* The verdict, in order of precedence: our faults, the limit we enforced, the cgroup's own
+ * evidence, then the exit status. */
+static void decide(const struct run *r, const struct cg_stats *st, const struct child_report *cr,
+                   struct job_result *res)
+{
+    int sig = WIFSIGNALED(r->status) ? WTERMSIG(r->status) : 0;
+    int code = WIFEXITED(r->status) ? WEXITSTATUS(r->status) : -1;
+    bool abnormal = sig != 0 || code != 0;
+    res->exit_code = code;
+    res->signal = sig;
+    if (cr->step && !(cr->step == STEP_EXEC && exec_error(cr->error))) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message), "sandbox: %s: %s", step_names[cr->step],
+                 strerror(cr->error));
+    } else if (cr->step) {
+        res->status = JOB_RE;
+        snprintf(res->message, sizeof(res->message), "exec %s: %s", r->job->argv[0],
+                 strerror(cr->error));
+    } else if (r->limit == JOB_TLE || res->cpu_ms > r->lim.cpu_ms ||
+               (sig == SIGXCPU || (sig == SIGKILL && res->cpu_ms >= r->lim.cpu_ms))) {
+        res->status = JOB_TLE;
+        res->tle_clock = r->limit == JOB_TLE ? r->clock : JOB_CLOCK_CPU;
+        snprintf(res->message, sizeof(res->message), "%s time limit exceeded",
+                 res->tle_clock == JOB_CLOCK_WALL ? "wall" : "CPU");
+    } else if (st->oom_kills > 0 || (st->memory_hits > 0 && abnormal)) {
+        res->status = JOB_MLE;
+        snprintf(res->message, sizeof(res->message), "memory limit exceeded (%llu OOM kills)",
+                 (unsigned long long)st->oom_kills);
+    } else if (r->limit == JOB_OLE || sig == SIGXFSZ) {
+        res->status = JOB_OLE;
+        snprintf(res->message, sizeof(res->message), "%s",
+                 sig == SIGXFSZ ? "file size limit exceeded" : "output limit exceeded");
+    } else if (abnormal) {
+        res->status = JOB_RE;
+        if (sig)
+            snprintf(res->message, sizeof(res->message), "killed by signal %d (%s)", sig,
+                     strsignal(sig));
+        else
+            snprintf(res->message, sizeof(res->message), "exit code %d", code);
+        if (st->pids_hits)
+            snprintf(res->message + strlen(res->message),
+                     sizeof(res->message) - strlen(res->message), "; %llu forks refused",
+                     (unsigned long long)st->pids_hits);
+    } else {
+        res->status = JOB_OK;
+    }
+}
+
+static int grow(uint8_t **buf, size_t *cap, uint64_t want)
+{
+    if (*cap >= want)
+        return 0;
+    uint8_t *b = realloc(*buf, (size_t)want);
+    if (!b)
+        return -ENOMEM;
+    *buf = b;
+    *cap = (size_t)want;
+    return 0;
+}
+
+static int make_pipes(int in[2], int out[2], int err[2], int rep[2])
+{
+    in[0] = in[1] = out[0] = out[1] = err[0] = err[1] = rep[0] = rep[1] = -1;
+    if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 ||
+        pipe2(rep, O_CLOEXEC) < 0)
+        return -errno;
+    fcntl(in[1], F_SETFL, O_NONBLOCK);
+    fcntl(out[0], F_SETFL, O_NONBLOCK);
+    fcntl(err[0], F_SETFL, O_NONBLOCK);
+    fcntl(out[0], F_SETPIPE_SZ, 1 << 20); /* fewer wake-ups for chatty programs */
+    return 0;
+}
+
+static void close_pair(int p[2])
+{
+    close_fd(&p[0]);
+    close_fd(&p[1]);
+}
+
+/* Forks and supervises; fills res from the run. */
+static void run_program(struct supervisor *s, struct run *r, struct job_result *res)
+{
+    int in[2], out[2], errp[2], rep[2];
+    struct limits_plan rl;
+    char pathbuf[256];
+    limits_plan(&r->lim, &rl);
+    if (make_pipes(in, out, errp, rep) < 0) {
+        set_se(res, "pipe", errno);
+        goto out;
+    }
+    struct child_args a = {.s = s,
+                           .cg = r->cg,
+                           .rl = &rl,
+                           .path = resolve(r->job->argv[0], pathbuf, sizeof(pathbuf)),
+                           .argv = (char *const *)(uintptr_t)r->job->argv,
+                           .envp = (char *const *)(uintptr_t)r->job->env,
+                           .in = in[0],
+                           .out = out[1],
+                           .errout = errp[1],
+                           .report = rep[1]};
+    r->t0_ns = now_ns();
+    r->pid = fork();
+    if (r->pid < 0) {
+        set_se(res, "fork", errno);
+        goto out;
+    }
+    if (r->pid == 0)
+        child_main(&a);
+    close_fd(&in[0]);
+    close_fd(&out[1]);
+    close_fd(&errp[1]);
+    close_fd(&rep[1]);
+    r->in_fd = in[1];
+    r->out_fd = out[0];
+    r->err_fd = errp[0];
+    in[1] = out[0] = errp[0] = -1;
+    supervise(s, r);
+
+    struct child_report cr = {0, 0};
+    if (read(rep[0], &cr, sizeof(cr)) != (ssize_t)sizeof(cr))
+        cr.step = 0;
+    struct cg_stats st;
+    char err[ERR_LEN];
+    res->wall_ms = r->end_ns > r->t0_ns ? (r->end_ns - r->t0_ns) / 1000000 : 0;
+    if (cg_job_stats(r->cg, &st, err) < 0) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message), "%s", err);
+        goto out;
+    }
+    res->cpu_ms = (int64_t)(st.cpu_ns / 1000000);
+    res->memory_kib = st.memory_peak / 1024;
+    decide(r, &st, &cr, res);
+    int left = cg_job_nprocs(r->cg);
+    if (left != 0) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message), "%d processes survived the job", left);
+    }
+out:
+    close_pair(in);
+    close_pair(out);
+    close_pair(errp);
+    close_pair(rep);
+    close_fd(&r->in_fd);
+    close_fd(&r->out_fd);
+    close_fd(&r->err_fd);
+}
+
+int supervisor_run(struct supervisor *s, const struct job *j, struct job_result *res,
+                   char err[ERR_LEN])
+{
+    memset(res, 0, sizeof(*res));
+    struct run r = {.job = j, .lim = j->limits, .in_fd = -1, .out_fd = -1, .err_fd = -1};
+    job_limits_defaults(&r.lim);
+    bool default_dirs =
+        r.lim.tmpfs_bytes == s->tmpfs_bytes && r.lim.tmpfs_inodes == s->tmpfs_inodes;
+    if (!default_dirs)
+        s->dirs_clean = false; /* this job needs other tmpfs sizes: remount */
+    if ((!s->next_ready || !s->dirs_clean) && supervisor_prepare(s, err) < 0) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message), "%s", err);
+        return 0;
+    }
+    s->dirs_clean = false; /* this job is about to use them */
+    struct cg_job cg = s->next;
+    s->next_ready = false;
+    s->seq++;
+    r.cg = &cg;
+    if (grow(&s->out, &s->out_cap, r.lim.stdout_bytes) < 0 ||
+        grow(&s->err, &s->err_cap, r.lim.stderr_bytes) < 0) {
+        set_se(res, "output buffers", ENOMEM);
+    } else if (!default_dirs &&
+               mnt_reset_job_dirs(r.lim.tmpfs_bytes, r.lim.tmpfs_inodes, s->uid, s->gid, err) < 0) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message), "%s", err);
+    } else if (cg_job_limit(&cg, r.lim.memory_bytes, r.lim.pids, err) < 0) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message), "%s", err);
+    } else if (place_files(s, j, res) == 0) {
+        run_program(s, &r, res);
+        fetch_files(j, &r.lim, res);
+    }
+    res->out = s->out;
+    res->out_len = r.out_len;
+    res->err = s->err;
+    res->err_len = r.err_len;
+    res->stdout_truncated = r.out_trunc;
+    res->stderr_truncated = r.err_trunc;
+    if (cg_job_destroy(&cg, err) < 0 && res->status != JOB_SE) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message), "%s", err);
+    }
+    return 0;
+}

@@ -1,0 +1,51 @@
+/*
+ * supervisor: inside a cell, runs one job from fork to verdict.
+ *
+ * Per job: place the files, arm the job's cgroup, fork the program into it (the child attaches
+ * itself, sets rlimits, no_new_privs, drops every capability, switches to the cell's
+ * unprivileged uid, installs the seccomp filter, execs), then feed stdin, drain stdout and
+ * stderr continuously into capped buffers, and enforce CPU (cgroup counter), wall (timer),
+ * output and memory limits, killing every process of the job when one fires. The verdict is
+ * decided from the cgroup's counters and the exit status, never guessed from a signal alone.
+ */
+#ifndef VERDICT_SUPERVISOR_H
+#define VERDICT_SUPERVISOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "runners/cgroup.h"
+#include "runners/job.h"
+#include "runners/seccomp.h"
+
+struct supervisor {
+    int index;         /* the cell's slot (names cgroups) */
+    unsigned uid, gid; /* the job user */
+    const struct sc_filter *filter;
+    struct cg_root cg;  /* the job tree, opened before pivot_root */
+    struct cg_job next; /* the next job's cgroup, created ahead of time */
+    bool next_ready;
+    bool dirs_clean;      /* /w, /tmp, /dev/shm are fresh, of the default size */
+    uint64_t tmpfs_bytes; /* default size of each job tmpfs */
+    uint32_t tmpfs_inodes;
+    uint64_t seq; /* jobs run */
+    int sigfd;    /* signalfd for SIGCHLD */
+    /* Output of the current job (reused between jobs). */
+    uint8_t *out, *err;
+    size_t out_cap, err_cap;
+};
+
+/* Prepares the next job's cgroup and empties the job dirs; called at start and after each
+ * job, off the request's critical path. Returns 0 or a negative errno with err. */
+int supervisor_prepare(struct supervisor *s, char err[ERR_LEN]);
+
+/* Runs j and fills res (buffers borrowed from s until the next call). Sandbox faults become
+ * status SE with the reason in res->message; the return value is always 0 unless the cell
+ * itself can no longer work (then a negative errno and err). */
+int supervisor_run(struct supervisor *s, const struct job *j, struct job_result *res,
+                   char err[ERR_LEN]);
+
+/* Frees the result's fetched files (held by the supervisor). */
+void supervisor_release(struct supervisor *s, struct job_result *res);
+
+#endif
