@@ -560,7 +560,8 @@ int cg_job_create(const struct cg_root *r, const char *name, struct cg_job *j, c
         j->dirfd[i] = openat(r->dirfd[i], name, O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (j->dirfd[i] < 0)
             goto fail;
-        j->procs_fd[i] = openat(j->dirfd[i], "cgroup.procs", O_WRONLY | O_CLOEXEC);
+        j->procs_fd[i] = openat(j->dirfd[i], r->version == CG_V2 ? "cgroup.procs" : "tasks",
+                                O_WRONLY | O_CLOEXEC);
         if (j->procs_fd[i] < 0)
             goto fail;
     }

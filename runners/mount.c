@@ -12,12 +12,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -159,6 +161,13 @@ static int add_extra_bind(const struct mnt_config *c, struct mnt_plan *p, const 
     return add_op(p, MNT_BIND, path, path, 0) ? 0 : err_set(err, -E2BIG, "too many mounts");
 }
 
+static void add_file(struct mnt_plan *p, const char *path, const char *content)
+{
+    struct mnt_op *op = add_op(p, MNT_FILE, path, NULL, 0644);
+    if (op)
+        op->content = content;
+}
+
 static void add_etc(const struct mnt_config *c, struct mnt_plan *p)
 {
     char host[MNT_PATH * 2];
@@ -169,13 +178,10 @@ static void add_etc(const struct mnt_config *c, struct mnt_plan *p)
              c->uid, c->gid);
     snprintf(p->group, sizeof(p->group), "root:x:0:\nsandbox:x:%u:\nnogroup:x:65534:\n", c->gid);
     add_op(p, MNT_DIR, "/etc", NULL, 0755);
-    add_op(p, MNT_FILE, "/etc/passwd", NULL, 0644)->content = p->passwd;
-    add_op(p, MNT_FILE, "/etc/group", NULL, 0644)->content = p->group;
-    add_op(p, MNT_FILE, "/etc/hosts", NULL, 0644)->content = "127.0.0.1\tlocalhost\n"
-                                                             "::1\tlocalhost\n";
-    add_op(p, MNT_FILE, "/etc/nsswitch.conf", NULL, 0644)->content = "passwd: files\n"
-                                                                     "group: files\n"
-                                                                     "hosts: files\n";
+    add_file(p, "/etc/passwd", p->passwd);
+    add_file(p, "/etc/group", p->group);
+    add_file(p, "/etc/hosts", "127.0.0.1\tlocalhost\n::1\tlocalhost\n");
+    add_file(p, "/etc/nsswitch.conf", "passwd: files\ngroup: files\nhosts: files\n");
     static const char *const etc_binds[] = {"/etc/ld.so.cache", "/etc/alternatives"};
     for (size_t i = 0; i < sizeof(etc_binds) / sizeof(etc_binds[0]); i++) {
         snprintf(host, sizeof(host), "%s%s", c->host_prefix, etc_binds[i]);
@@ -279,7 +285,7 @@ static int do_bind(const char *src, const char *dst, char err[ERR_LEN])
 
 static int do_proc(const char *dst, char err[ERR_LEN])
 {
-    char sys[MNT_PATH * 2];
+    char sys[MNT_PATH * 2 + 8];
     int rc = mkdir_p(dst, 0555);
     if (rc < 0)
         return err_set(err, rc, "mkdir %s: %s", dst, strerror(-rc));
@@ -375,8 +381,19 @@ int mnt_plan_apply(const struct mnt_plan *p, char err[ERR_LEN])
     return 0;
 }
 
-static int fresh_tmpfs(const char *path, unsigned long flags, const char *opts, char err[ERR_LEN])
+/* True if the tmpfs at path holds nothing but its root directory. */
+static bool tmpfs_empty(const char *path)
 {
+    struct statfs st;
+    return statfs(path, &st) == 0 && st.f_type == TMPFS_MAGIC && st.f_files - st.f_ffree <= 1 &&
+           st.f_blocks == st.f_bfree;
+}
+
+static int fresh_tmpfs(const char *path, unsigned long flags, const char *opts, bool reuse,
+                       char err[ERR_LEN])
+{
+    if (reuse && tmpfs_empty(path))
+        return 0; /* untouched by the last job: as good as new, and a remount saved */
     if (umount2(path, MNT_DETACH) < 0 && errno != EINVAL)
         return err_set(err, -errno, "unmount %s: %m", path);
     if (mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV | flags, opts) < 0)
@@ -384,18 +401,18 @@ static int fresh_tmpfs(const char *path, unsigned long flags, const char *opts, 
     return 0;
 }
 
-int mnt_reset_job_dirs(uint64_t bytes, uint32_t inodes, unsigned uid, unsigned gid,
+int mnt_reset_job_dirs(uint64_t bytes, uint32_t inodes, unsigned uid, unsigned gid, bool reuse,
                        char err[ERR_LEN])
 {
     char opts[160];
     snprintf(opts, sizeof(opts), "size=%llu,nr_inodes=%u,mode=0755,uid=%u,gid=%u",
              (unsigned long long)bytes, inodes, uid, gid);
-    int rc = fresh_tmpfs(MNT_WORKDIR, 0, opts, err);
+    int rc = fresh_tmpfs(MNT_WORKDIR, 0, opts, reuse, err);
     snprintf(opts, sizeof(opts), "size=%llu,nr_inodes=%u,mode=1777", (unsigned long long)bytes,
              inodes);
     if (rc == 0)
-        rc = fresh_tmpfs("/tmp", 0, opts, err);
+        rc = fresh_tmpfs("/tmp", 0, opts, reuse, err);
     if (rc == 0)
-        rc = fresh_tmpfs("/dev/shm", MS_NOEXEC, opts, err);
+        rc = fresh_tmpfs("/dev/shm", MS_NOEXEC, opts, reuse, err);
     return rc;
 }

@@ -9,6 +9,7 @@
 #ifndef VERDICT_MOUNT_H
 #define VERDICT_MOUNT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -66,8 +67,9 @@ int mnt_plan_apply(const struct mnt_plan *p, char err[ERR_LEN]);
 
 /* Inside the cell: replaces /w (owned by uid:gid, 0755), /tmp and /dev/shm (1777, /dev/shm
  * noexec) with fresh empty tmpfs mounts of `bytes` size and `inodes` inodes each. Whatever a
- * previous job left there is gone. Returns 0 or a negative errno with the step in err. */
-int mnt_reset_job_dirs(uint64_t bytes, uint32_t inodes, unsigned uid, unsigned gid,
+ * previous job left there is gone. With reuse, a mount that is still empty (and was mounted
+ * with these sizes: the caller knows) is kept. Returns 0 or a negative errno with err. */
+int mnt_reset_job_dirs(uint64_t bytes, uint32_t inodes, unsigned uid, unsigned gid, bool reuse,
                        char err[ERR_LEN]);
 
 /* In a throw-away child with its own mount namespace (made private first, so nothing

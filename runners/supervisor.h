@@ -24,8 +24,11 @@ struct supervisor {
     const struct sc_filter *filter;
     struct cg_root cg;  /* the job tree, opened before pivot_root */
     struct cg_job next; /* the next job's cgroup, created ahead of time */
+    struct cg_job last; /* the last job\'s cgroup, removed after its result is sent */
+    bool last_ready;
     bool next_ready;
     bool dirs_clean;      /* /w, /tmp, /dev/shm are fresh, of the default size */
+    bool dirs_sized;      /* the mounted job dirs have the default sizes */
     uint64_t tmpfs_bytes; /* default size of each job tmpfs */
     uint32_t tmpfs_inodes;
     uint64_t seq; /* jobs run */
@@ -35,8 +38,9 @@ struct supervisor {
     size_t out_cap, err_cap;
 };
 
-/* Prepares the next job's cgroup and empties the job dirs; called at start and after each
- * job, off the request's critical path. Returns 0 or a negative errno with err. */
+/* Removes the last job's cgroup, empties the job dirs and prepares the next job's cgroup;
+ * called at start and after each result is sent, off the request's critical path. Returns 0
+ * or a negative errno with err. */
 int supervisor_prepare(struct supervisor *s, char err[ERR_LEN]);
 
 /* Runs j and fills res (buffers borrowed from s until the next call). Sandbox faults become

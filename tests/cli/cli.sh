@@ -38,9 +38,11 @@ expect "version libseccomp" 0 out '^libseccomp 2\.'                 -- version
 for c in serve run bench doctor version; do
     expect "$c --help"     0 out "^usage: verdict $c"               -- "$c" --help
 done
-for c in serve run bench; do
+for c in serve bench; do
     expect "$c not built"  1 err "not built yet"                    -- "$c"
 done
+expect "run no program"    2 err 'missing the program'              -- run
+expect "run bad limit"     2 err "^verdict run: --time: invalid SECONDS 'x'" -- run --time x -- /bin/true
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "skip - doctor host checks need root"
@@ -51,6 +53,35 @@ expect "doctor ready"      0 out '^ready: this host can run sandboxed jobs' -- d
 expect "doctor pid ns"     0 out 'namespace +pid +ok'               -- doctor --skip-toolchains --skip-gpu
 expect "doctor seccomp"    0 out 'seccomp +filter +ok +libseccomp'  -- doctor --skip-toolchains --skip-gpu
 expect "doctor pivot_root" 0 out 'mount +pivot_root +ok'            -- doctor --skip-toolchains --skip-gpu
+
+# verdict run: one program through a real cell, text and JSON, each verdict.
+expect "run true"          0 err '^--- verdict: OK'                 -- run -- /bin/true
+expect "run output"        0 out '^hello$'                          -- run -- /bin/echo hello
+expect "run exit code"     1 err '^--- verdict: RE \(exit code 3\)'  -- run -- /bin/sh -c 'exit 3'
+cat >"$tmp/spin.c" <<'C'
+int main(void) { for (volatile unsigned long i = 0;; i++) ; }
+C
+cat >"$tmp/hog.c" <<'C'
+#include <stdlib.h>
+#include <string.h>
+int main(void) { for (;;) { char *p = malloc(1 << 20); if (p) memset(p, 1, 1 << 20); } }
+C
+cat >"$tmp/flood.c" <<'C'
+#include <stdio.h>
+int main(void) { for (;;) fputs("flood flood flood flood\n", stdout); }
+C
+cat >"$tmp/crash.c" <<'C'
+int main(void) { return *(volatile int *)0; }
+C
+for p in spin hog flood crash; do gcc -O1 -o "$tmp/$p" "$tmp/$p.c" || fails=$((fails + 1)); done
+expect "run C TLE"         1 err '^--- verdict: TLE \(CPU time'     -- run --time 0.3 -- "$tmp/spin"
+expect "run C MLE"         1 err '^--- verdict: MLE'                -- run --mem 32M -- "$tmp/hog"
+expect "run C OLE"         1 err '^--- verdict: OLE'                -- run --output 64K -- "$tmp/flood"
+expect "run C RE"          1 err '^--- verdict: RE \(killed by signal 11' -- run -- "$tmp/crash"
+printf abcd >"$tmp/in.txt"
+expect "run stdin"         0 out '^4$'                              -- run --stdin "$tmp/in.txt" -- /usr/bin/wc -c
+expect "run json"          1 out '"status":[[:space:]]+"TLE"'       -- run --json --time 0.2 -- "$tmp/spin"
+expect "run json clock"    1 out '"tle_clock":[[:space:]]+"cpu"'    -- run --json --time 0.2 -- "$tmp/spin"
 
 # JSON: every required check ok, cgroup controllers probed, toolchains and GPU reported.
 "$bin" doctor --json >"$tmp/doctor.json" 2>"$tmp/err"

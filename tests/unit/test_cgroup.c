@@ -4,6 +4,9 @@
 #include "test.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* This project's CI machines: v1 hierarchies, memory in a supervisor's sub-cgroup, an
  * unused cgroup2 mount (hybrid). */
@@ -151,8 +154,281 @@ static void test_controllers(void)
     ASSERT_STR_EQ(cg_ctrl_name(CG_CPUACCT), "cpuacct");
 }
 
+/* ---- the job tree on fixture cgroup directories ----------------------------------------
+ * Regular files stand in for cgroupfs: the code under test must write the right values to
+ * the right files and parse what the kernel would answer. Directories the code creates are
+ * pre-created with their files (the code tolerates EEXIST, as it must for a restarted cell). */
+
+static char fx[128];
+
+/* fx = base + sub ("" for none); the fixture's paths are short. */
+static void fx_at(const char *base, const char *sub)
+{
+    size_t b = strlen(base), n = strlen(sub);
+    if (b + n >= sizeof(fx))
+        abort();
+    memmove(fx, base, b);
+    memcpy(fx + b, sub, n + 1);
+}
+
+static void put(const char *rel, const char *content)
+{
+    char p[CG_PATH * 2];
+    snprintf(p, sizeof(p), "%s/%s", fx, rel);
+    FILE *f = fopen(p, "w");
+    if (f) {
+        fputs(content, f);
+        fclose(f);
+    }
+}
+
+static void dir(const char *rel)
+{
+    char p[CG_PATH * 2];
+    snprintf(p, sizeof(p), "%s/%s", fx, rel);
+    mkdir(p, 0755);
+}
+
+static char *get(const char *rel)
+{
+    static char buf[256];
+    char p[CG_PATH * 2];
+    snprintf(p, sizeof(p), "%s/%s", fx, rel);
+    buf[0] = '\0';
+    FILE *f = fopen(p, "r");
+    if (f) {
+        size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+        buf[n] = '\0';
+        fclose(f);
+    }
+    return buf;
+}
+
+static void rm_fixture(void)
+{
+    char cmd[sizeof(fx) + 16];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", fx);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", fx);
+}
+
+static const char *tree_name(void)
+{
+    static char name[32];
+    snprintf(name, sizeof(name), "verdict-%d", (int)getpid());
+    return name;
+}
+
+static void job_files(const char *job, const char *const *files, size_t n)
+{
+    char p[CG_PATH / 2];
+    snprintf(p, sizeof(p), "%s/%s", tree_name(), job);
+    dir(p);
+    for (size_t i = 0; i < n; i++) {
+        char f[CG_PATH];
+        snprintf(f, sizeof(f), "%s/%s", p, files[i]);
+        put(f, "");
+    }
+}
+
+static void test_v2_tree_and_job(void)
+{
+    snprintf(fx, sizeof(fx), "/tmp/verdict-cg-XXXXXX");
+    ASSERT_NOT_NULL(mkdtemp(fx));
+    put("cgroup.controllers", "cpuset cpu io memory pids\n");
+    put("cgroup.subtree_control", "cpu memory pids\n"); /* already delegated to us */
+    dir(tree_name());
+    char rel[CG_PATH];
+    snprintf(rel, sizeof(rel), "%s/cgroup.subtree_control", tree_name());
+    put(rel, "");
+    struct cg_host h = {.version = CG_V2, .v2_mounted = true};
+    snprintf(h.v2_dir, sizeof(h.v2_dir), "%s", fx);
+    h.v2_controllers = cg_parse_controllers("cpu memory pids");
+    struct cg_tree t;
+    char err[ERR_LEN] = "";
+    int rc = cg_tree_create(&h, &t, err);
+    if (rc)
+        fprintf(stderr, "%s\n", err);
+    ASSERT_INT_EQ(rc, 0);
+    ASSERT_INT_EQ(t.ndirs, 1);
+    ASSERT_STR_EQ(get(rel), "+memory +pids +cpu");
+
+    static const char *const files[] = {"cgroup.procs",  "memory.max", "memory.swap.max",
+                                        "pids.max",      "cpu.stat",   "memory.peak",
+                                        "memory.events", "pids.events"};
+    job_files("c0-j1", files, sizeof(files) / sizeof(files[0]));
+    struct cg_root root;
+    struct cg_job j;
+    ASSERT_INT_EQ(cg_root_open(&t, &root, err), 0);
+    ASSERT_INT_EQ(cg_job_create(&root, "c0-j1", &j, err), 0);
+    ASSERT_INT_EQ(cg_job_limit(&j, 64 << 20, 32, err), 0);
+    snprintf(rel, sizeof(rel), "%s/c0-j1/memory.max", tree_name());
+    ASSERT_STR_EQ(get(rel), "67108864");
+    snprintf(rel, sizeof(rel), "%s/c0-j1/memory.swap.max", tree_name());
+    ASSERT_STR_EQ(get(rel), "0");
+    snprintf(rel, sizeof(rel), "%s/c0-j1/pids.max", tree_name());
+    ASSERT_STR_EQ(get(rel), "32");
+
+    snprintf(rel, sizeof(rel), "%s/c0-j1/cpu.stat", tree_name());
+    put(rel, "usage_usec 1500\nuser_usec 1000\nsystem_usec 500\n");
+    snprintf(rel, sizeof(rel), "%s/c0-j1/memory.peak", tree_name());
+    put(rel, "4096000\n");
+    snprintf(rel, sizeof(rel), "%s/c0-j1/memory.events", tree_name());
+    put(rel, "low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\noom_group_kill 0\n");
+    snprintf(rel, sizeof(rel), "%s/c0-j1/pids.events", tree_name());
+    put(rel, "max 2\n");
+    struct cg_stats st;
+    ASSERT_INT_EQ(cg_job_stats(&j, &st, err), 0);
+    ASSERT_UINT_EQ(st.cpu_ns, 1500000);
+    ASSERT_UINT_EQ(st.memory_peak, 4096000);
+    ASSERT_UINT_EQ(st.oom_kills, 1);
+    ASSERT_UINT_EQ(st.memory_hits, 3);
+    ASSERT_UINT_EQ(st.pids_hits, 2);
+    ASSERT_INT_EQ(cg_job_cpu_ns(&j), 1500000);
+    ASSERT_INT_EQ(cg_job_nprocs(&j), 0);
+    cg_root_close(&root);
+    rm_fixture();
+}
+
+/* v2 with controllers not yet delegated: refused when others share our cgroup... */
+static void test_v2_shared_cgroup_refused(void)
+{
+    snprintf(fx, sizeof(fx), "/tmp/verdict-cg-XXXXXX");
+    ASSERT_NOT_NULL(mkdtemp(fx));
+    put("cgroup.subtree_control", "");
+    char procs[64];
+    snprintf(procs, sizeof(procs), "1\n%d\n", (int)getpid());
+    put("cgroup.procs", procs);
+    struct cg_host h = {.version = CG_V2};
+    snprintf(h.v2_dir, sizeof(h.v2_dir), "%s", fx);
+    h.v2_controllers = cg_parse_controllers("cpu memory pids");
+    struct cg_tree t;
+    char err[ERR_LEN] = "";
+    ASSERT_INT_EQ(cg_tree_create(&h, &t, err), -EBUSY);
+    ASSERT_STR_CONTAINS(err, "delegated cgroup of its own");
+    rm_fixture();
+}
+
+/* ...and, when we are alone, done by moving into a leaf and enabling them. */
+static void test_v2_self_delegation(void)
+{
+    snprintf(fx, sizeof(fx), "/tmp/verdict-cg-XXXXXX");
+    ASSERT_NOT_NULL(mkdtemp(fx));
+    put("cgroup.subtree_control", "");
+    char procs[64], leaf[64], rel[CG_PATH];
+    snprintf(procs, sizeof(procs), "%d\n", (int)getpid());
+    put("cgroup.procs", procs);
+    snprintf(leaf, sizeof(leaf), "verdict-server-%d", (int)getpid());
+    dir(leaf);
+    snprintf(rel, sizeof(rel), "%s/cgroup.procs", leaf);
+    put(rel, "");
+    dir(tree_name());
+    snprintf(rel, sizeof(rel), "%s/cgroup.subtree_control", tree_name());
+    put(rel, "");
+    struct cg_host h = {.version = CG_V2};
+    snprintf(h.v2_dir, sizeof(h.v2_dir), "%s", fx);
+    h.v2_controllers = cg_parse_controllers("cpu memory pids");
+    struct cg_tree t;
+    char err[ERR_LEN] = "";
+    int rc = cg_tree_create(&h, &t, err);
+    if (rc)
+        fprintf(stderr, "%s\n", err);
+    ASSERT_INT_EQ(rc, 0);
+    snprintf(rel, sizeof(rel), "%s/cgroup.procs", leaf);
+    ASSERT_STR_EQ(get(rel), "0"); /* moved itself */
+    ASSERT_STR_EQ(get("cgroup.subtree_control"), "+memory +pids +cpu");
+    rm_fixture();
+}
+
+static void test_v1_job(void)
+{
+    snprintf(fx, sizeof(fx), "/tmp/verdict-cg-XXXXXX");
+    ASSERT_NOT_NULL(mkdtemp(fx));
+    static const char *const ctrls[] = {"memory", "pids", "cpuacct"};
+    struct cg_host h = {.version = CG_V1};
+    char base[128];
+    memcpy(base, fx, sizeof(base));
+    for (int i = 0; i < 3; i++) {
+        dir(ctrls[i]);
+        snprintf(h.v1_dir[i == 0   ? CG_MEMORY
+                          : i == 1 ? CG_PIDS
+                                   : CG_CPUACCT],
+                 CG_PATH, "%s/%s", base, ctrls[i]);
+    }
+    snprintf(h.v1_dir[CG_CPU], CG_PATH, "%s/cpuacct", base); /* co-mounted */
+    struct cg_tree t;
+    char err[ERR_LEN] = "";
+    ASSERT_INT_EQ(cg_tree_create(&h, &t, err), 0);
+    ASSERT_INT_EQ(t.ndirs, 3);
+    static const char *const mem_files[] = {"tasks",
+                                            "memory.limit_in_bytes",
+                                            "memory.memsw.limit_in_bytes",
+                                            "memory.max_usage_in_bytes",
+                                            "memory.failcnt",
+                                            "memory.oom_control"};
+    static const char *const pid_files[] = {"tasks", "pids.max", "pids.events"};
+    static const char *const cpu_files[] = {"tasks", "cpuacct.usage"};
+    char saved[128];
+    memcpy(saved, fx, sizeof(saved));
+    fx_at(saved, "/memory");
+    job_files("c1-j7", mem_files, 6);
+    fx_at(saved, "/pids");
+    job_files("c1-j7", pid_files, 3);
+    fx_at(saved, "/cpuacct");
+    job_files("c1-j7", cpu_files, 2);
+    struct cg_root root;
+    struct cg_job j;
+    ASSERT_INT_EQ(cg_root_open(&t, &root, err), 0);
+    ASSERT_INT_EQ(cg_job_create(&root, "c1-j7", &j, err), 0);
+    ASSERT_INT_EQ(cg_job_limit(&j, 1 << 20, 5, err), 0);
+    char rel[CG_PATH];
+    fx_at(saved, "/memory");
+    snprintf(rel, sizeof(rel), "%s/c1-j7/memory.memsw.limit_in_bytes", tree_name());
+    ASSERT_STR_EQ(get(rel), "1048576"); /* swap off: memory+swap capped at the same value */
+    snprintf(rel, sizeof(rel), "%s/c1-j7/memory.max_usage_in_bytes", tree_name());
+    put(rel, "2097152\n");
+    snprintf(rel, sizeof(rel), "%s/c1-j7/memory.failcnt", tree_name());
+    put(rel, "12\n");
+    snprintf(rel, sizeof(rel), "%s/c1-j7/memory.oom_control", tree_name());
+    put(rel, "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n");
+    fx_at(saved, "/cpuacct");
+    snprintf(rel, sizeof(rel), "%s/c1-j7/cpuacct.usage", tree_name());
+    put(rel, "987654321\n");
+    fx_at(saved, "/pids");
+    snprintf(rel, sizeof(rel), "%s/c1-j7/pids.max", tree_name());
+    ASSERT_STR_EQ(get(rel), "5");
+    struct cg_stats st;
+    ASSERT_INT_EQ(cg_job_stats(&j, &st, err), 0);
+    ASSERT_UINT_EQ(st.cpu_ns, 987654321);
+    ASSERT_UINT_EQ(st.memory_peak, 2097152);
+    ASSERT_UINT_EQ(st.memory_hits, 12);
+    ASSERT_UINT_EQ(st.oom_kills, 2);
+    cg_root_close(&root);
+    fx_at(saved, "");
+    rm_fixture();
+}
+
+static void test_keyed(void)
+{
+    uint64_t v = 0;
+    ASSERT_INT_EQ(cg_parse_keyed("usage_usec 12\nuser_usec 3\n", "usage_usec", &v), 0);
+    ASSERT_UINT_EQ(v, 12);
+    ASSERT_INT_EQ(cg_parse_keyed("usage_usec 12\nuser_usec 3", "user_usec", &v), 0);
+    ASSERT_UINT_EQ(v, 3);
+    ASSERT_INT_EQ(cg_parse_keyed("oom 1\noom_kill 4\n", "oom_kill", &v), 0);
+    ASSERT_UINT_EQ(v, 4);
+    ASSERT_INT_EQ(cg_parse_keyed("oom_kill 4\n", "oom", &v), -ENOENT); /* prefix only */
+    ASSERT_INT_EQ(cg_parse_keyed("max x\n", "max", &v), -ENOENT);
+    ASSERT_INT_EQ(cg_parse_keyed("", "max", &v), -ENOENT);
+}
+
 int main(void)
 {
+    TEST_RUN(test_v2_tree_and_job);
+    TEST_RUN(test_v2_shared_cgroup_refused);
+    TEST_RUN(test_v2_self_delegation);
+    TEST_RUN(test_v1_job);
+    TEST_RUN(test_keyed);
     TEST_RUN(test_v1_hybrid);
     TEST_RUN(test_v1_comounted);
     TEST_RUN(test_v2);

@@ -1,0 +1,29 @@
+/* Attacks: opening /proc/sys knobs for writing. Contained: every open refused. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+
+int main(void)
+{
+    static const char *const knobs[] = {
+        "/proc/sys/kernel/hostname",     "/proc/sys/vm/drop_caches",
+        "/proc/sys/kernel/core_pattern", "/proc/sys/kernel/randomize_va_space",
+        "/proc/sys/net/ipv4/ip_forward", "/proc/sys/fs/file-max",
+        "/proc/sys/kernel/modprobe"};
+    char msg[1024] = "";
+    for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
+        /* On a read-only /proc/sys an open for writing fails: success alone is the breach, and
+         * nothing is written so a broken sandbox does no harm. */
+        if (open(knobs[i], O_WRONLY) >= 0) {
+            printf("ESCAPED: opened %s for writing\n", knobs[i]);
+            return 1;
+        }
+        size_t n = strlen(msg);
+        snprintf(msg + n, sizeof(msg) - n, "%s%s: %s", n ? ", " : "", knobs[i] + 10,
+                 strerrorname_np(errno));
+    }
+    printf("contained: %s\n", msg);
+    return 0;
+}

@@ -1,0 +1,464 @@
+/*
+ * The sandbox, for real (label sandbox): exact verdicts and measurements through warm cells,
+ * then the hostile-probe suite (probe_table.h), each probe followed by a canary job in the
+ * same cell and checks of the host: the cell is the same process, no process of a job uid
+ * survives on the host, nothing connected to the host's loopback listener.
+ *
+ * usage: test_sandbox VERDICT_EXE PROBE_BIN_DIR PROBE_SRC_DIR
+ */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runners/pool.h"
+#include "test.h"
+
+#define UID_BASE 60100 /* `verdict run` uses 60000: tests may run side by side */
+#define CELLS    2
+
+struct probe_case {
+    const char *name;
+    const char *file;
+    const char *expect;
+    const char *stdout_has;
+    const char *args[4];
+    int time_ms, wall_ms;
+    int mem_mb;
+    int pids;
+    int output_kb;
+    int stdin_mb;
+    const char *fetch;
+    int fetch_must_fail;
+};
+
+static const struct probe_case probes[] = {
+#include "probe_table.h"
+};
+
+static struct pool *pool;
+static const char *bin_dir, *src_dir;
+static int listen_fd = -1, listen_port;
+
+/* ---- helpers --------------------------------------------------------------------------- */
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) < 0) {
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    uint8_t *buf = malloc((size_t)st.st_size + 1);
+    ssize_t n = buf ? read(fd, buf, (size_t)st.st_size) : -1;
+    close(fd);
+    if (n != st.st_size) {
+        free(buf);
+        return NULL;
+    }
+    *len = (size_t)n;
+    return buf;
+}
+
+struct outcome {
+    struct job_result res;
+    uint8_t *payload;
+    char out[4096]; /* stdout as text, for substring checks */
+};
+
+static void run(const struct job *j, struct outcome *o)
+{
+    pool_run(pool, j, &o->res, &o->payload);
+    size_t n = o->res.out_len < sizeof(o->out) - 1 ? o->res.out_len : sizeof(o->out) - 1;
+    memcpy(o->out, o->res.out, n);
+    o->out[n] = '\0';
+    for (size_t i = 0; i < n; i++)
+        if (o->out[i] == '\0')
+            o->out[i] = ' ';
+}
+
+static void done(struct outcome *o)
+{
+    job_result_fini(&o->res);
+    free(o->payload);
+    o->payload = NULL;
+}
+
+/* Runs `sh -c script` with the given limits. */
+static void sh(const char *script, struct job_limits lim, struct outcome *o)
+{
+    const char *argv[] = {"/bin/sh", "-c", script, NULL};
+    struct job j = {.argc = 3, .argv = argv, .limits = lim};
+    run(&j, o);
+}
+
+/* Number of host processes owned by a job uid (none may outlive its job). */
+static int host_job_processes(void)
+{
+    DIR *d = opendir("/proc");
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char path[300];
+        struct stat st;
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof(path), "/proc/%s", e->d_name);
+        if (stat(path, &st) == 0 && st.st_uid >= UID_BASE && st.st_uid < UID_BASE + CELLS)
+            n++;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* ---- exact verdicts and measurements ---------------------------------------------------- */
+
+static void test_true(void)
+{
+    struct outcome o;
+    const char *argv[] = {"/bin/true", NULL};
+    struct job j = {.argc = 1, .argv = argv};
+    run(&j, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_INT_EQ(o.res.exit_code, 0);
+    ASSERT_TRUE(o.res.memory_kib > 0);
+    done(&o);
+}
+
+static void test_exact_output(void)
+{
+    struct outcome o;
+    /* Bytes, including NUL and invalid UTF-8, come back exactly; stderr separately. */
+    sh("printf 'a\\000b\\377\\n'; printf err >&2", (struct job_limits){0}, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_UINT_EQ(o.res.out_len, 5);
+    ASSERT_TRUE(memcmp(o.res.out, "a\0b\377\n", 5) == 0);
+    ASSERT_UINT_EQ(o.res.err_len, 3);
+    ASSERT_TRUE(memcmp(o.res.err, "err", 3) == 0);
+    done(&o);
+}
+
+static void test_stdin_env_files(void)
+{
+    struct outcome o;
+    const char *argv[] = {"/bin/sh", "-c",
+                          "cat; cat sub/dir/data.txt; ls -l run.sh | cut -c1-10; id -u", NULL};
+    const char *env[] = {"VERDICT_X=42", NULL};
+    struct job_file files[] = {{"sub/dir/data.txt", 0644, (const uint8_t *)"file!\n", 6},
+                               {"run.sh", 0755, (const uint8_t *)"#!/bin/sh\n", 10}};
+    struct job j = {.argc = 3,
+                    .argv = argv,
+                    .nenv = 1,
+                    .env = env,
+                    .nfiles = 2,
+                    .files = files,
+                    .stdin_data = (const uint8_t *)"in!\n",
+                    .stdin_len = 4};
+    run(&j, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    char want[128];
+    snprintf(want, sizeof(want), "in!\nfile!\n-rwxr-xr-x\n%d\n", UID_BASE);
+    ASSERT_STR_EQ(o.out, want);
+    done(&o);
+    /* The environment holds exactly what the job set, nothing of the cell's or the host's. */
+    const char *env_argv[] = {"/usr/bin/env", NULL};
+    struct job e = {.argc = 1, .argv = env_argv, .nenv = 1, .env = env};
+    run(&e, &o);
+    ASSERT_STR_EQ(o.out, "VERDICT_X=42\n");
+    done(&o);
+}
+
+static void test_exit_and_signal(void)
+{
+    struct outcome o;
+    sh("exit 3", (struct job_limits){0}, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_RE);
+    ASSERT_INT_EQ(o.res.exit_code, 3);
+    ASSERT_INT_EQ(o.res.signal, 0);
+    done(&o);
+    sh("kill -SEGV $$", (struct job_limits){0}, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_RE);
+    ASSERT_INT_EQ(o.res.signal, 11);
+    ASSERT_INT_EQ(o.res.exit_code, -1);
+    done(&o);
+    const char *argv[] = {"/nonexistent/program", NULL};
+    struct job j = {.argc = 1, .argv = argv};
+    run(&j, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_RE);
+    ASSERT_STR_CONTAINS(o.res.message, "No such file");
+    done(&o);
+}
+
+static void test_cpu_limit(void)
+{
+    struct outcome o;
+    sh("while :; do :; done", (struct job_limits){.cpu_ms = 300, .wall_ms = 5000}, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_TLE);
+    ASSERT_INT_EQ(o.res.tle_clock, JOB_CLOCK_CPU);
+    ASSERT_TRUE(o.res.cpu_ms > 300);
+    ASSERT_TRUE(o.res.cpu_ms < 300 + 250); /* killed within a few polls */
+    done(&o);
+}
+
+static void test_wall_limit(void)
+{
+    struct outcome o;
+    sh("sleep 10", (struct job_limits){.cpu_ms = 1000, .wall_ms = 400}, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_TLE);
+    ASSERT_INT_EQ(o.res.tle_clock, JOB_CLOCK_WALL);
+    ASSERT_TRUE(o.res.wall_ms >= 400);
+    ASSERT_TRUE(o.res.wall_ms < 400 + 500);
+    ASSERT_TRUE(o.res.cpu_ms < 100);
+    done(&o);
+}
+
+static void test_memory_limit(void)
+{
+    struct outcome o;
+    /* 64 MiB limit; the shell builds an ever-growing string until the OOM killer ends it. */
+    sh("x=aaaaaaaaaaaaaaaa; while :; do x=$x$x; done",
+       (struct job_limits){.memory_bytes = 64 << 20, .cpu_ms = 10000}, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_MLE);
+    ASSERT_TRUE(o.res.memory_kib >= 60 * 1024);
+    ASSERT_TRUE(o.res.memory_kib <= 64 * 1024 + 64);
+    done(&o);
+}
+
+static void test_output_limit(void)
+{
+    struct outcome o;
+    sh("while :; do echo 0123456789abcdef; done",
+       (struct job_limits){.stdout_bytes = 100000, .cpu_ms = 5000}, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_OLE);
+    ASSERT_TRUE(o.res.stdout_truncated);
+    ASSERT_UINT_EQ(o.res.out_len, 100000); /* exactly the cap, and no more */
+    done(&o);
+}
+
+static void test_large_output_drained(void)
+{
+    /* 8 MiB through a pipe while the program is still writing: never a deadlock, exact. */
+    struct outcome o;
+    sh("head -c 8388608 /dev/zero", (struct job_limits){0}, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_UINT_EQ(o.res.out_len, 8388608);
+    done(&o);
+}
+
+static void test_fetch(void)
+{
+    struct outcome o;
+    const char *argv[] = {"/bin/sh", "-c",
+                          "printf result > out.txt; ln -s /etc/passwd link; mkfifo fifo; "
+                          "head -c 2000 /dev/zero > big",
+                          NULL};
+    const char *fetch[] = {"out.txt", "link", "fifo", "big", "missing", "../etc/passwd", NULL};
+    struct job j = {
+        .argc = 3, .argv = argv, .nfetch = 6, .fetch = fetch, .limits = {.fetch_bytes = 1000}};
+    run(&j, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_INT_EQ(o.res.nfetched, 6);
+    ASSERT_INT_EQ(o.res.fetched[0].error, 0);
+    ASSERT_UINT_EQ(o.res.fetched[0].len, 6);
+    ASSERT_TRUE(memcmp(o.res.fetched[0].data, "result", 6) == 0);
+    ASSERT_INT_EQ(o.res.fetched[1].error, -ELOOP);  /* symlink refused */
+    ASSERT_INT_EQ(o.res.fetched[2].error, -EINVAL); /* FIFO refused, without blocking */
+    ASSERT_INT_EQ(o.res.fetched[3].error, -EFBIG);
+    ASSERT_INT_EQ(o.res.fetched[4].error, -ENOENT);
+    ASSERT_INT_EQ(o.res.fetched[5].error, -EINVAL);
+    done(&o);
+}
+
+static void test_bad_job_is_se(void)
+{
+    struct outcome o;
+    const char *argv[] = {"/bin/true", NULL};
+    struct job_file files[] = {{"../escape", 0644, (const uint8_t *)"x", 1}};
+    struct job j = {.argc = 1, .argv = argv, .nfiles = 1, .files = files};
+    run(&j, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_SE);
+    ASSERT_STR_CONTAINS(o.res.message, "bad file path");
+    done(&o);
+}
+
+/* ---- hostile probes -------------------------------------------------------------------- */
+
+static bool status_in(enum job_status s, const char *expect)
+{
+    const char *name = job_status_name(s);
+    size_t n = strlen(name);
+    for (const char *p = expect; *p;) {
+        size_t len = strcspn(p, "|");
+        if (len == n && strncmp(p, name, n) == 0)
+            return true;
+        p += len + (p[len] == '|');
+    }
+    return false;
+}
+
+static void canary(int cell_pid_before, const char *after)
+{
+    char path[512];
+    size_t len = 0;
+    snprintf(path, sizeof(path), "%s/canary", bin_dir);
+    uint8_t *data = slurp(path, &len);
+    ASSERT_NOT_NULL(data);
+    const char *argv[] = {"./canary", NULL};
+    struct job_file f = {"canary", 0755, data, len};
+    struct job j = {.argc = 1, .argv = argv, .nfiles = 1, .files = &f};
+    struct outcome o;
+    run(&j, &o);
+    free(data);
+    if (o.res.status != JOB_OK || !strstr(o.out, "clean"))
+        fprintf(stderr, "canary after %s: %s %s\n%s\n", after, job_status_name(o.res.status),
+                o.res.message, o.out);
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_STR_CONTAINS(o.out, "clean");
+    done(&o);
+    ASSERT_INT_EQ(pool_cell_pid(pool, 0), cell_pid_before); /* the cell survived */
+    ASSERT_INT_EQ(pool_replaced(pool), 0);
+    ASSERT_INT_EQ(host_job_processes(), 0); /* nothing escaped into the host */
+    int c = accept(listen_fd, NULL, NULL);  /* non-blocking: nobody reached the host */
+    if (c >= 0)
+        close(c);
+    ASSERT_TRUE(c < 0);
+}
+
+static bool run_probe(const struct probe_case *pc)
+{
+    char path[512], port[16], exe[80];
+    const char *dot = strrchr(pc->file, '.');
+    bool is_c = dot && strcmp(dot, ".c") == 0;
+    if (is_c)
+        snprintf(path, sizeof(path), "%s/%.*s", bin_dir, (int)(dot - pc->file), pc->file);
+    else
+        snprintf(path, sizeof(path), "%s/%s", src_dir, pc->file);
+    size_t len = 0;
+    uint8_t *data = slurp(path, &len);
+    if (!data) {
+        fprintf(stderr, "probe %s: cannot read %s\n", pc->name, path);
+        return false;
+    }
+    const char *argv[8] = {0};
+    int argc = 0;
+    snprintf(exe, sizeof(exe), "./%s", is_c ? "probe" : pc->file);
+    if (!is_c)
+        argv[argc++] = strcmp(dot, ".py") == 0 ? "/usr/bin/python3" : "/bin/sh";
+    argv[argc++] = exe;
+    snprintf(port, sizeof(port), "%d", listen_port);
+    for (int i = 0; i < 4 && pc->args[i]; i++)
+        argv[argc++] = strcmp(pc->args[i], "@PORT") == 0 ? port : pc->args[i];
+    struct job_file f = {is_c ? "probe" : pc->file, 0755, data, len};
+    size_t in_len = (size_t)pc->stdin_mb << 20;
+    uint8_t *in = in_len ? malloc(in_len) : NULL;
+    if (in)
+        memset(in, 'x', in_len);
+    const char *fetch[] = {pc->fetch, NULL};
+    struct job j = {
+        .argc = argc,
+        .argv = argv,
+        .nfiles = 1,
+        .files = &f,
+        .stdin_data = in,
+        .stdin_len = in_len,
+        .nfetch = pc->fetch ? 1 : 0,
+        .fetch = fetch,
+        .limits = {.cpu_ms = pc->time_ms ? pc->time_ms : 1000,
+                   .wall_ms = pc->wall_ms ? pc->wall_ms : 3000,
+                   .memory_bytes = (uint64_t)(pc->mem_mb ? pc->mem_mb : 128) << 20,
+                   .pids = (uint32_t)(pc->pids ? pc->pids : 32),
+                   .stdout_bytes = (uint64_t)(pc->output_kb ? pc->output_kb : 1024) << 10,
+                   .stderr_bytes = (uint64_t)(pc->output_kb ? pc->output_kb : 1024) << 10,
+                   .file_bytes = 16 << 20}};
+    struct outcome o;
+    run(&j, &o);
+    free(data);
+    free(in);
+    bool ok = status_in(o.res.status, pc->expect) && !strstr(o.out, "ESCAPED") &&
+              (!pc->stdout_has || strstr(o.out, pc->stdout_has));
+    if (pc->fetch && o.res.nfetched == 1)
+        ok = ok && (pc->fetch_must_fail ? o.res.fetched[0].error != 0 : true);
+    printf("%s probe %-28s %-4s cpu %5lld ms wall %5lld ms mem %7llu KiB  %.60s\n",
+           ok ? "ok  " : "FAIL", pc->name, job_status_name(o.res.status), (long long)o.res.cpu_ms,
+           (long long)o.res.wall_ms, (unsigned long long)o.res.memory_kib,
+           strtok(o.out, "\n") ? o.out : "");
+    if (!ok)
+        fprintf(stderr, "  want %s%s%s; message: %s\n", pc->expect,
+                pc->stdout_has ? " with stdout containing " : "",
+                pc->stdout_has ? pc->stdout_has : "", o.res.message);
+    done(&o);
+    return ok;
+}
+
+static void test_probes(void)
+{
+    int cell = pool_cell_pid(pool, 0);
+    size_t n = sizeof(probes) / sizeof(probes[0]);
+    int failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        failed += !run_probe(&probes[i]);
+        int before = test_failed_;
+        canary(cell, probes[i].name);
+        if (test_failed_ != before)
+            return;
+    }
+    printf("%zu probes, %d failed\n", n, failed);
+    ASSERT_TRUE(n >= 40);
+    ASSERT_INT_EQ(failed, 0);
+}
+
+static int listen_on_host_loopback(void)
+{
+    listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t al = sizeof(a);
+    if (listen_fd < 0 || bind(listen_fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+        listen(listen_fd, 8) < 0 || getsockname(listen_fd, (struct sockaddr *)&a, &al) < 0)
+        return -errno;
+    listen_port = ntohs(a.sin_port);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: test_sandbox VERDICT_EXE PROBE_BIN_DIR PROBE_SRC_DIR\n");
+        return 2;
+    }
+    if (geteuid() != 0)
+        TEST_SKIP("the sandbox needs root");
+    bin_dir = argv[2];
+    src_dir = argv[3];
+    char err[ERR_LEN];
+    struct pool_config pc = {.cells = CELLS, .exe = argv[1], .uid_base = UID_BASE};
+    if (pool_new(&pc, &pool, err) < 0) {
+        fprintf(stderr, "pool: %s\n", err);
+        return 1;
+    }
+    if (listen_on_host_loopback() < 0) {
+        fprintf(stderr, "listen: %s\n", strerror(errno));
+        return 1;
+    }
+    TEST_RUN(test_true);
+    TEST_RUN(test_exact_output);
+    TEST_RUN(test_stdin_env_files);
+    TEST_RUN(test_exit_and_signal);
+    TEST_RUN(test_cpu_limit);
+    TEST_RUN(test_wall_limit);
+    TEST_RUN(test_memory_limit);
+    TEST_RUN(test_output_limit);
+    TEST_RUN(test_large_output_drained);
+    TEST_RUN(test_fetch);
+    TEST_RUN(test_bad_job_is_se);
+    TEST_RUN(test_probes);
+    pool_free(pool);
+    close(listen_fd);
+    return TEST_EXIT();
+}

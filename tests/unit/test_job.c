@@ -1,0 +1,228 @@
+/* Unit tests for runners/wire and runners/job: framing, bounds-checked decoding, the job and
+ * result encodings, default limits and work-dir path validation. */
+#include "runners/job.h"
+#include "runners/wire.h"
+#include "test.h"
+
+#include <errno.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static void test_rbuf_bounds(void)
+{
+    struct wbuf b;
+    wbuf_init(&b);
+    wbuf_u32(&b, 7);
+    wbuf_str(&b, "hi");
+    struct rbuf r;
+    rbuf_init(&r, b.data, b.len);
+    ASSERT_UINT_EQ(rbuf_u32(&r), 7);
+    ASSERT_STR_EQ(rbuf_str(&r), "hi");
+    ASSERT_INT_EQ(r.err, 0);
+    ASSERT_UINT_EQ(rbuf_u64(&r), 0); /* past the end */
+    ASSERT_INT_EQ(r.err, -EBADMSG);
+    /* A length prefix larger than what follows. */
+    struct wbuf c;
+    wbuf_init(&c);
+    wbuf_u64(&c, 1000);
+    wbuf_raw(&c, "abc", 3);
+    rbuf_init(&r, c.data, c.len);
+    size_t n = 99;
+    ASSERT_NULL(rbuf_bytes(&r, &n));
+    ASSERT_UINT_EQ(n, 0);
+    ASSERT_INT_EQ(r.err, -EBADMSG);
+    /* A string without its terminator, or with an embedded NUL. */
+    struct wbuf d;
+    wbuf_init(&d);
+    wbuf_bytes(&d, "ab", 2);
+    wbuf_bytes(&d, "a\0b", 4);
+    rbuf_init(&r, d.data, d.len);
+    ASSERT_NULL(rbuf_str(&r));
+    rbuf_init(&r, d.data + 10, d.len - 10);
+    ASSERT_NULL(rbuf_str(&r));
+    wbuf_fini(&b);
+    wbuf_fini(&c);
+    wbuf_fini(&d);
+}
+
+static void test_frames(void)
+{
+    int sv[2];
+    ASSERT_INT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    ASSERT_INT_EQ(wire_send(sv[0], 42, "payload", 7), 0);
+    ASSERT_INT_EQ(wire_send(sv[0], 43, NULL, 0), 0);
+    uint32_t type;
+    uint8_t *p;
+    size_t len;
+    ASSERT_INT_EQ(wire_recv(sv[1], &type, &p, &len, 100), 0);
+    ASSERT_UINT_EQ(type, 42);
+    ASSERT_UINT_EQ(len, 7);
+    ASSERT_TRUE(memcmp(p, "payload", 7) == 0);
+    free(p);
+    ASSERT_INT_EQ(wire_recv(sv[1], &type, &p, &len, 100), 0);
+    ASSERT_UINT_EQ(type, 43);
+    ASSERT_NULL(p);
+    /* Too long for the receiver's limit (the stream is then unusable: the peer is dropped). */
+    ASSERT_INT_EQ(wire_send(sv[0], 1, "0123456789", 10), 0);
+    ASSERT_INT_EQ(wire_recv(sv[1], &type, &p, &len, 5), -EBADMSG);
+    close(sv[0]);
+    close(sv[1]);
+    /* Bad magic. */
+    ASSERT_INT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    char junk[16] = "XXXXXXXXXXXXXXX";
+    ASSERT_INT_EQ((int)write(sv[0], junk, 16), 16);
+    ASSERT_INT_EQ(wire_recv(sv[1], &type, &p, &len, 100), -EBADMSG);
+    /* EOF mid-header, then EOF at a frame boundary. */
+    ASSERT_INT_EQ((int)write(sv[0], junk, 5), 5);
+    close(sv[0]);
+    ASSERT_INT_EQ(wire_recv(sv[1], &type, &p, &len, 100), -EPIPE);
+    ASSERT_INT_EQ(wire_recv(sv[1], &type, &p, &len, 100), -ECONNRESET);
+    close(sv[1]);
+}
+
+static void test_job_roundtrip(void)
+{
+    const char *argv[] = {"./a.out", "x y", NULL};
+    const char *env[] = {"A=1", NULL};
+    const char *fetch[] = {"out.txt", NULL};
+    struct job_file files[] = {{"a.out", 0755,
+                                (const uint8_t *)"\x7f"
+                                                 "ELF\0\1",
+                                6},
+                               {"dir/in.txt", 0644, (const uint8_t *)"", 0}};
+    struct job j = {.argc = 2,
+                    .argv = argv,
+                    .nenv = 1,
+                    .env = env,
+                    .nfiles = 2,
+                    .files = files,
+                    .stdin_data = (const uint8_t *)"in\0put",
+                    .stdin_len = 6,
+                    .nfetch = 1,
+                    .fetch = fetch,
+                    .limits = {.cpu_ms = 1500, .memory_bytes = 1 << 20, .pids = 9}};
+    struct wbuf b;
+    wbuf_init(&b);
+    job_encode(&j, &b);
+    ASSERT_INT_EQ(b.err, 0);
+    struct rbuf r;
+    struct job d;
+    rbuf_init(&r, b.data, b.len);
+    ASSERT_INT_EQ(job_decode(&r, &d), 0);
+    ASSERT_INT_EQ(d.argc, 2);
+    ASSERT_STR_EQ(d.argv[1], "x y");
+    ASSERT_NULL(d.argv[2]); /* NULL-terminated for execve */
+    ASSERT_STR_EQ(d.env[0], "A=1");
+    ASSERT_NULL(d.env[1]);
+    ASSERT_INT_EQ(d.nfiles, 2);
+    ASSERT_STR_EQ(d.files[1].path, "dir/in.txt");
+    ASSERT_UINT_EQ(d.files[0].mode, 0755);
+    ASSERT_UINT_EQ(d.files[0].len, 6);
+    ASSERT_TRUE(memcmp(d.files[0].data,
+                       "\x7f"
+                       "ELF\0\1",
+                       6) == 0);
+    ASSERT_UINT_EQ(d.stdin_len, 6);
+    ASSERT_STR_EQ(d.fetch[0], "out.txt");
+    ASSERT_INT_EQ(d.limits.cpu_ms, 1500);
+    ASSERT_UINT_EQ(d.limits.pids, 9);
+    job_decoded_fini(&d);
+    /* Every truncation of a valid job is rejected, never read past. */
+    for (size_t cut = 0; cut < b.len; cut++) {
+        rbuf_init(&r, b.data, cut);
+        ASSERT_TRUE(job_decode(&r, &d) < 0);
+    }
+    wbuf_fini(&b);
+}
+
+static void test_result_roundtrip(void)
+{
+    struct job_fetched f[] = {{"out.txt", 0, (const uint8_t *)"data", 4},
+                              {"link", -ELOOP, NULL, 0}};
+    struct job_result res = {.status = JOB_TLE,
+                             .tle_clock = JOB_CLOCK_WALL,
+                             .exit_code = -1,
+                             .signal = 9,
+                             .cpu_ms = 12,
+                             .wall_ms = 3001,
+                             .memory_kib = 2048,
+                             .stdout_truncated = true,
+                             .out = (const uint8_t *)"o\0k",
+                             .out_len = 3,
+                             .err = (const uint8_t *)"",
+                             .err_len = 0,
+                             .nfetched = 2,
+                             .fetched = f};
+    snprintf(res.message, sizeof(res.message), "wall time limit exceeded");
+    struct wbuf b;
+    wbuf_init(&b);
+    result_encode(&res, &b);
+    struct rbuf r;
+    struct job_result d;
+    rbuf_init(&r, b.data, b.len);
+    ASSERT_INT_EQ(result_decode(&r, &d), 0);
+    ASSERT_INT_EQ(d.status, JOB_TLE);
+    ASSERT_INT_EQ(d.tle_clock, JOB_CLOCK_WALL);
+    ASSERT_INT_EQ(d.exit_code, -1);
+    ASSERT_INT_EQ(d.signal, 9);
+    ASSERT_INT_EQ(d.wall_ms, 3001);
+    ASSERT_UINT_EQ(d.memory_kib, 2048);
+    ASSERT_TRUE(d.stdout_truncated);
+    ASSERT_FALSE(d.stderr_truncated);
+    ASSERT_UINT_EQ(d.out_len, 3);
+    ASSERT_TRUE(memcmp(d.out, "o\0k", 3) == 0);
+    ASSERT_STR_EQ(d.message, "wall time limit exceeded");
+    ASSERT_INT_EQ(d.nfetched, 2);
+    ASSERT_INT_EQ(d.fetched[1].error, -ELOOP);
+    ASSERT_UINT_EQ(d.fetched[0].len, 4);
+    job_result_fini(&d);
+    for (size_t cut = 0; cut < b.len; cut++) {
+        rbuf_init(&r, b.data, cut);
+        ASSERT_TRUE(result_decode(&r, &d) < 0);
+    }
+    wbuf_fini(&b);
+}
+
+static void test_defaults(void)
+{
+    struct job_limits l = {.cpu_ms = 1000, .memory_bytes = 64 << 20};
+    job_limits_defaults(&l);
+    ASSERT_INT_EQ(l.wall_ms, 4000);
+    ASSERT_UINT_EQ(l.stack_bytes, 64 << 20);
+    ASSERT_UINT_EQ(l.pids, 64);
+    ASSERT_UINT_EQ(l.nofile, 256);
+    ASSERT_STR_EQ(job_status_name(JOB_MLE), "MLE");
+    ASSERT_STR_EQ(job_status_name((enum job_status)99), "?");
+}
+
+static void test_paths(void)
+{
+    ASSERT_TRUE(job_path_ok("main.c"));
+    ASSERT_TRUE(job_path_ok("src/pkg/x.go"));
+    ASSERT_TRUE(job_path_ok(".hidden"));
+    ASSERT_TRUE(job_path_ok("a..b"));
+    ASSERT_FALSE(job_path_ok(""));
+    ASSERT_FALSE(job_path_ok(NULL));
+    ASSERT_FALSE(job_path_ok("/etc/passwd"));
+    ASSERT_FALSE(job_path_ok("../x"));
+    ASSERT_FALSE(job_path_ok("a/../../x"));
+    ASSERT_FALSE(job_path_ok("a/./b"));
+    ASSERT_FALSE(job_path_ok("."));
+    ASSERT_FALSE(job_path_ok("a//b"));
+    ASSERT_FALSE(job_path_ok("dir/"));
+    char longp[300];
+    memset(longp, 'a', sizeof(longp) - 1);
+    longp[sizeof(longp) - 1] = '\0';
+    ASSERT_FALSE(job_path_ok(longp));
+}
+
+int main(void)
+{
+    TEST_RUN(test_rbuf_bounds);
+    TEST_RUN(test_frames);
+    TEST_RUN(test_job_roundtrip);
+    TEST_RUN(test_result_roundtrip);
+    TEST_RUN(test_defaults);
+    TEST_RUN(test_paths);
+    return TEST_EXIT();
+}

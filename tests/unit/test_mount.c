@@ -1,0 +1,194 @@
+/* Unit tests for runners/mount's plan: built against fixture host trees (a merged-/usr
+ * Debian layout and a split one), checked op by op, without mounting anything. */
+#include "runners/mount.h"
+#include "test.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+static char root[64];
+
+static void touch(const char *rel)
+{
+    char p[256];
+    snprintf(p, sizeof(p), "%s/%s", root, rel);
+    int fd = open(p, O_WRONLY | O_CREAT, 0644);
+    if (fd >= 0)
+        close(fd);
+}
+
+static void mkd(const char *rel)
+{
+    char p[256];
+    snprintf(p, sizeof(p), "%s/%s", root, rel);
+    mkdir(p, 0755);
+}
+
+static void lnk(const char *target, const char *rel)
+{
+    char p[256];
+    snprintf(p, sizeof(p), "%s/%s", root, rel);
+    if (symlink(target, p) < 0)
+        perror("symlink");
+}
+
+/* The first op for path, or a blank op of kind -1 when there is none (never NULL). */
+static const struct mnt_op *find(const struct mnt_plan *p, const char *path)
+{
+    static struct mnt_op missing = {.kind = (enum mnt_kind) - 1, .content = ""};
+    for (int i = 0; i < p->n; i++)
+        if (strcmp(p->ops[i].path, path) == 0)
+            return &p->ops[i];
+    return &missing;
+}
+
+static bool has(const struct mnt_plan *p, const char *path)
+{
+    for (int i = 0; i < p->n; i++)
+        if (strcmp(p->ops[i].path, path) == 0)
+            return true;
+    return false;
+}
+
+static int index_of(const struct mnt_plan *p, const char *path, enum mnt_kind kind)
+{
+    for (int i = 0; i < p->n; i++)
+        if (strcmp(p->ops[i].path, path) == 0 && p->ops[i].kind == kind)
+            return i;
+    return -1;
+}
+
+static void fixture(bool merged)
+{
+    snprintf(root, sizeof(root), "/tmp/verdict-mnt-XXXXXX");
+    if (!mkdtemp(root))
+        return;
+    mkd("usr");
+    mkd("usr/bin");
+    mkd("usr/lib");
+    mkd("etc");
+    mkd("etc/alternatives");
+    touch("etc/ld.so.cache");
+    mkd("opt");
+    mkd("opt/toolchain");
+    if (merged) {
+        lnk("usr/bin", "bin");
+        lnk("usr/lib", "lib");
+        lnk("usr/lib64", "lib64");
+    } else {
+        mkd("bin");
+        mkd("lib");
+    }
+}
+
+static void cleanup(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", root);
+}
+
+static void test_merged_usr(void)
+{
+    fixture(true);
+    const char *binds[] = {"/opt/toolchain", "/usr/lib/go"};
+    struct mnt_config c = {
+        .host_prefix = root, .binds = binds, .nbinds = 2, .uid = 60001, .gid = 60001};
+    static struct mnt_plan p;
+    char err[ERR_LEN] = "";
+    int rc = mnt_plan_build(&c, &p, err);
+    cleanup();
+    ASSERT_INT_EQ(rc, 0);
+    ASSERT_INT_EQ(find(&p, "/usr")->kind, MNT_BIND);
+    ASSERT_INT_EQ(find(&p, "/bin")->kind, MNT_SYMLINK);
+    ASSERT_STR_EQ(find(&p, "/bin")->src, "usr/bin");
+    ASSERT_STR_EQ(find(&p, "/lib64")->src, "usr/lib64");
+    ASSERT_FALSE(has(&p, "/sbin")); /* absent on the host: absent in the cell */
+    ASSERT_FALSE(has(&p, "/lib32"));
+    ASSERT_INT_EQ(find(&p, "/opt/toolchain")->kind, MNT_BIND);
+    ASSERT_FALSE(has(&p, "/usr/lib/go")); /* already visible through /usr */
+    ASSERT_INT_EQ(find(&p, "/etc/ld.so.cache")->kind, MNT_BIND);
+    ASSERT_INT_EQ(find(&p, "/etc/alternatives")->kind, MNT_BIND);
+    ASSERT_STR_CONTAINS(find(&p, "/etc/passwd")->content, "sandbox:x:60001:60001:");
+    ASSERT_STR_CONTAINS(find(&p, "/etc/group")->content, "sandbox:x:60001:");
+    ASSERT_FALSE(has(&p, "/etc/shadow"));
+    ASSERT_INT_EQ(find(&p, "/proc")->kind, MNT_PROC);
+    ASSERT_INT_EQ(find(&p, MNT_WORKDIR)->kind, MNT_DIR);
+    ASSERT_UINT_EQ(find(&p, "/tmp")->mode, 01777);
+    /* /dev: a tmpfs with exactly the five harmless nodes, made read-only after them. */
+    ASSERT_INT_EQ(find(&p, "/dev")->kind, MNT_TMPFS);
+    const struct mnt_op *null = find(&p, "/dev/null");
+    ASSERT_INT_EQ(null->kind, MNT_DEVNODE);
+    ASSERT_UINT_EQ(major(null->dev), 1);
+    ASSERT_UINT_EQ(minor(null->dev), 3);
+    ASSERT_UINT_EQ(minor(find(&p, "/dev/urandom")->dev), 9);
+    ASSERT_FALSE(has(&p, "/dev/mem"));
+    ASSERT_FALSE(has(&p, "/dev/kmsg"));
+    int nodes = 0;
+    for (int i = 0; i < p.n; i++)
+        nodes += p.ops[i].kind == MNT_DEVNODE;
+    ASSERT_INT_EQ(nodes, 5);
+    ASSERT_STR_EQ(find(&p, "/dev/fd")->src, "/proc/self/fd");
+    ASSERT_TRUE(index_of(&p, "/dev", MNT_RDONLY) > index_of(&p, "/dev/shm", MNT_DIR));
+    ASSERT_TRUE(index_of(&p, "/dev/shm", MNT_DIR) > index_of(&p, "/dev", MNT_TMPFS));
+}
+
+static void test_split_usr(void)
+{
+    fixture(false);
+    struct mnt_config c = {.host_prefix = root, .uid = 1, .gid = 1};
+    static struct mnt_plan p;
+    char err[ERR_LEN] = "";
+    int rc = mnt_plan_build(&c, &p, err);
+    cleanup();
+    ASSERT_INT_EQ(rc, 0);
+    ASSERT_INT_EQ(find(&p, "/bin")->kind, MNT_BIND);
+    ASSERT_STR_EQ(find(&p, "/bin")->src, "/bin");
+    ASSERT_INT_EQ(find(&p, "/lib")->kind, MNT_BIND);
+}
+
+static void test_bad_binds(void)
+{
+    fixture(true);
+    static struct mnt_plan p;
+    const char *bad[][1] = {{"relative/path"},
+                            {"/opt/../etc"},
+                            {"/opt/./toolchain"},
+                            {"/opt//toolchain"},
+                            {"/does/not/exist"}};
+    int want[] = {-EINVAL, -EINVAL, -EINVAL, -EINVAL, -ENOENT};
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        struct mnt_config c = {.host_prefix = root, .binds = bad[i], .nbinds = 1};
+        char err[ERR_LEN] = "";
+        int rc = mnt_plan_build(&c, &p, err);
+        if (rc != want[i])
+            fprintf(stderr, "bind %s: rc %d (%s)\n", bad[i][0], rc, err);
+        ASSERT_INT_EQ(rc, want[i]);
+    }
+    /* No /usr on the host: nothing to run. */
+    char usr[128], moved[128];
+    snprintf(usr, sizeof(usr), "%s/usr", root);
+    snprintf(moved, sizeof(moved), "%s/usr-moved", root);
+    rename(usr, moved);
+    struct mnt_config c = {.host_prefix = root};
+    char err[ERR_LEN] = "";
+    int rc = mnt_plan_build(&c, &p, err);
+    rename(moved, usr);
+    cleanup();
+    ASSERT_INT_EQ(rc, -ENOENT);
+    ASSERT_STR_CONTAINS(err, "/usr");
+}
+
+int main(void)
+{
+    TEST_RUN(test_merged_usr);
+    TEST_RUN(test_split_usr);
+    TEST_RUN(test_bad_binds);
+    return TEST_EXIT();
+}
