@@ -162,6 +162,14 @@ static const struct sc_rule rules[] = {
     {"sysfs", SC_EPERM, "obsolete"},
     {"_sysctl", SC_EPERM, "obsolete"},
     {"nfsservctl", SC_EPERM, "obsolete"},
+    /* POSIX message queues persist in the cell's IPC namespace beyond the job, with no file
+     * the cell could list to remove them (SysV objects it removes after every job). */
+    {"mq_open", SC_ENOSYS, "queues would outlive the job and reach the next one"},
+    {"mq_unlink", SC_ENOSYS, "see mq_open"},
+    {"mq_timedsend", SC_ENOSYS, "see mq_open"},
+    {"mq_timedreceive", SC_ENOSYS, "see mq_open"},
+    {"mq_notify", SC_ENOSYS, "see mq_open"},
+    {"mq_getsetattr", SC_ENOSYS, "see mq_open"},
     /* clone3 passes its flags in memory a filter cannot read; glibc falls back to clone, whose
      * namespace flags are checked below. */
     {"clone3", SC_ENOSYS, "flags unreadable by seccomp; clone is checked instead"},

@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runners/ipc.h"
 #include "runners/limits.h"
 #include "runners/mount.h"
 
@@ -108,6 +109,8 @@ int supervisor_prepare(struct supervisor *s, char err[ERR_LEN])
     if (s->last_ready) { /* the previous job's cgroup, emptied and read before its result */
         s->last_ready = false;
         rc = cg_job_destroy(&s->last, err);
+        if (rc == 0 && ipc_clean(err) < 0) /* and what it left in the IPC namespace */
+            rc = -EIO;
     }
     if (rc == 0 && !s->dirs_clean) {
         /* The default size until a job asks otherwise; a job with other tmpfs limits gets

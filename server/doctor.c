@@ -6,7 +6,8 @@
  * cgroup, seccomp, toolchain, gpu), so doctor only orders them, turns their answers into
  * checks, and renders. What counts as "required" is decided here and nowhere else:
  * privileges, the pid/mount/net/ipc/uts namespaces, a cgroup hierarchy with memory, pids and
- * CPU accounting, seccomp, and pivot_root. Toolchains and GPUs are reported but never block.
+ * CPU accounting, seccomp, pivot_root, and finally a real cell running /bin/true end to end.
+ * Toolchains and GPUs are reported but never block.
  */
 #include "server/doctor.h"
 
@@ -22,6 +23,7 @@
 #include "runners/file.h"
 #include "runners/mount.h"
 #include "runners/ns.h"
+#include "runners/pool.h"
 #include "runners/seccomp.h"
 #include "server/json.h"
 
@@ -176,6 +178,43 @@ static void check_seccomp_and_mount(struct doctor_report *r)
                rc == 0 ? detail : err);
 }
 
+/* End to end: a real cell starts and runs /bin/true to an OK verdict. */
+static void check_cell(struct doctor_report *r)
+{
+    char reason[64], exe[4096], err[ERR_LEN] = "";
+    if (!doctor_ready(r, reason, sizeof(reason))) {
+        doctor_add(r, "sandbox", "cell", CHECK_FAIL, true, "not tried: earlier checks failed");
+        return;
+    }
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n < 0) {
+        doctor_add(r, "sandbox", "cell", CHECK_FAIL, true, "/proc/self/exe: %s", strerror(errno));
+        return;
+    }
+    exe[n] = '\0';
+    struct pool_config pc = {.cells = 1, .exe = exe, .uid_base = 60000};
+    struct pool *pool = NULL;
+    if (pool_new(&pc, &pool, err) < 0) {
+        doctor_add(r, "sandbox", "cell", CHECK_FAIL, true, "%s", err);
+        return;
+    }
+    const char *argv[] = {"/bin/true", NULL};
+    struct job j = {.argc = 1, .argv = argv};
+    struct job_result res;
+    uint8_t *payload = NULL;
+    pool_run(pool, &j, &res, &payload);
+    if (res.status == JOB_OK)
+        doctor_add(r, "sandbox", "cell", CHECK_OK, true,
+                   "a cell started and ran /bin/true: OK in %lld ms wall, %llu KiB",
+                   (long long)res.wall_ms, (unsigned long long)res.memory_kib);
+    else
+        doctor_add(r, "sandbox", "cell", CHECK_FAIL, true, "/bin/true in a cell: %s %s",
+                   job_status_name(res.status), res.message);
+    job_result_fini(&res);
+    free(payload);
+    pool_free(pool);
+}
+
 static void check_toolchains(struct doctor_report *r)
 {
     r->ntools = toolchain_count() < DOCTOR_MAX_TOOLS ? toolchain_count() : DOCTOR_MAX_TOOLS;
@@ -213,6 +252,7 @@ void doctor_collect(struct doctor_report *r, const struct doctor_opts *o)
     check_namespaces(r);
     check_cgroups(r);
     check_seccomp_and_mount(r);
+    check_cell(r);
     if (!o->skip_toolchains)
         check_toolchains(r);
     if (!o->skip_gpu)

@@ -102,6 +102,7 @@ for ctrl in ("memory", "pids", "cpuacct"):
     assert doc["cgroup"]["dirs"][ctrl], ctrl
 assert checks[("seccomp", "filter")]["status"] == "ok"
 assert checks[("mount", "pivot_root")]["status"] == "ok"
+assert checks[("sandbox", "cell")]["status"] == "ok", checks[("sandbox", "cell")]
 names = [t["name"] for t in doc["toolchains"]]
 for want in ("gcc", "g++", "python3", "go", "rustc", "nvcc", "node", "java"):
     assert want in names, want

@@ -66,6 +66,9 @@
  .stdout_has = "wrote out.txt", .fetch = "out.txt"},
 /* The canary after it must find /w, /tmp and /dev/shm empty. */
 {.name = "leave_files", .file = "leave_files.c", .expect = "OK", .stdout_has = "left files"},
+/* SysV IPC outlives processes: the cell must remove what a job leaves. */
+{.name = "sysv_ipc_leave", .file = "sysv_ipc_leave.c", .expect = "OK",
+ .stdout_has = "contained:"},
 
 /* Processes: other jobs, the host and the cell are out of reach; nothing outlives the job. */
 {.name = "proc_scan", .file = "proc_scan.c", .expect = "OK", .stdout_has = "contained:"},

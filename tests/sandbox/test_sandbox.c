@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -414,6 +415,24 @@ static void test_probes(void)
     ASSERT_INT_EQ(failed, 0);
 }
 
+/* A cell killed from outside is replaced, and the job still gets a real answer. */
+static void test_dead_cell_replaced(void)
+{
+    int old = pool_cell_pid(pool, 0);
+    unsigned replaced = pool_replaced(pool);
+    ASSERT_TRUE(old > 0);
+    kill(old, SIGKILL);
+    struct outcome o;
+    sh("echo alive", (struct job_limits){0}, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_STR_EQ(o.out, "alive\n");
+    done(&o);
+    ASSERT_INT_EQ(pool_replaced(pool), replaced + 1);
+    ASSERT_TRUE(pool_cell_pid(pool, 0) > 0);
+    ASSERT_TRUE(pool_cell_pid(pool, 0) != old);
+    ASSERT_INT_EQ(host_job_processes(), 0);
+}
+
 static int listen_on_host_loopback(void)
 {
     listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -458,6 +477,7 @@ int main(int argc, char **argv)
     TEST_RUN(test_fetch);
     TEST_RUN(test_bad_job_is_se);
     TEST_RUN(test_probes);
+    TEST_RUN(test_dead_cell_replaced); /* last: the probes check that no cell was replaced */
     pool_free(pool);
     close(listen_fd);
     return TEST_EXIT();

@@ -1,4 +1,5 @@
-/* Health check after every probe: prints "clean" iff no earlier job left files or processes. */
+/* Health check after every probe: prints "clean" iff no earlier job left files, processes or
+ * SysV IPC objects behind. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>
@@ -60,6 +61,30 @@ static void expect_no_processes(void)
     closedir(d);
 }
 
+/* SysV IPC objects live in the cell's IPC namespace, not in a file system: none may remain. */
+static void expect_no_ipc(void)
+{
+    static const char *const tables[] = {"/proc/sysvipc/shm", "/proc/sysvipc/sem",
+                                         "/proc/sysvipc/msg"};
+    for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+        FILE *f = fopen(tables[i], "r");
+        char line[512];
+        int rows = 0;
+        if (!f) {
+            printf("dirty: open %s: %s\n", tables[i], strerror(errno));
+            dirty = 1;
+            continue;
+        }
+        while (fgets(line, sizeof(line), f))
+            rows++;
+        fclose(f);
+        if (rows > 1) { /* the first line is the header */
+            printf("dirty: %s lists %d objects\n", tables[i], rows - 1);
+            dirty = 1;
+        }
+    }
+}
+
 static void expect_fork(void)
 {
     pid_t pid = fork();
@@ -81,6 +106,7 @@ int main(void)
     expect_empty("/tmp", NULL);
     expect_empty("/dev/shm", NULL);
     expect_no_processes();
+    expect_no_ipc();
     expect_fork();
     if (!dirty)
         printf("clean\n");
