@@ -6,7 +6,8 @@
  * reach each other even over 127.0.0.1). The child sets PR_SET_PDEATHSIG and execs the verdict
  * binary as `verdict __cell 3`, so the cell starts small and single-threaded. The server then
  * sends CELL_CONFIG; the cell brings loopback up, opens its cgroup tree, compiles the seccomp
- * filter, builds and enters its root, and answers CELL_READY (or CELL_FAILED with the reason).
+ * filter, builds and enters its root, installs the filter on itself (jobs inherit it), and
+ * answers CELL_READY (or CELL_FAILED with the reason).
  *
  * Serve. One CELL_JOB in, one CELL_RESULT out, strictly alternating; after each result the
  * cell empties its job directories and creates the next job's cgroup before it waits again.
@@ -38,10 +39,9 @@
 
 enum { CELL_CONFIG = 1, CELL_READY, CELL_FAILED, CELL_JOB, CELL_RESULT };
 
-#define CELL_FD       3
-#define MAX_MSG       (1ull << 31) /* 2 GiB: files and outputs are capped well below */
-#define NS_FLAGS      (CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET)
-#define DEFAULT_TMPFS (64ull << 20)
+#define CELL_FD  3
+#define MAX_MSG  (1ull << 31) /* 2 GiB: files and outputs are capped well below */
+#define NS_FLAGS (CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET)
 
 struct cell {
     pid_t pid;
@@ -64,6 +64,8 @@ static void encode_config(const struct cell_config *cfg, struct wbuf *b)
     wbuf_u32(b, (uint32_t)cfg->nbinds);
     for (int i = 0; i < cfg->nbinds; i++)
         wbuf_str(b, cfg->binds[i]);
+    wbuf_u64(b, cfg->tmpfs_bytes ? cfg->tmpfs_bytes : CELL_TMPFS_BYTES);
+    wbuf_u32(b, cfg->tmpfs_inodes ? cfg->tmpfs_inodes : CELL_TMPFS_INODES);
 }
 
 static pid_t clone_cell(const char *exe, int fd)
@@ -188,6 +190,8 @@ struct cell_setup {
     struct cg_tree tree;
     int nbinds;
     const char *binds[CELL_MAX_BINDS];
+    uint64_t tmpfs_bytes;
+    uint32_t tmpfs_inodes;
 };
 
 static int decode_config(struct rbuf *r, struct cell_setup *cs)
@@ -212,6 +216,8 @@ static int decode_config(struct rbuf *r, struct cell_setup *cs)
     cs->nbinds = (int)n;
     for (uint32_t i = 0; i < n; i++)
         cs->binds[i] = rbuf_str(r);
+    cs->tmpfs_bytes = rbuf_u64(r);
+    cs->tmpfs_inodes = rbuf_u32(r);
     return r->err;
 }
 
@@ -242,7 +248,9 @@ static int setup(struct cell_setup *cs, struct supervisor *sv, char err[ERR_LEN]
                             .binds = cs->binds,
                             .nbinds = cs->nbinds,
                             .uid = cs->uid,
-                            .gid = cs->gid};
+                            .gid = cs->gid,
+                            .tmpfs_bytes = cs->tmpfs_bytes,
+                            .tmpfs_inodes = cs->tmpfs_inodes};
     int rc = sethostname("verdict", 7) < 0 ? err_set(err, -errno, "sethostname: %m") : 0;
     if (rc == 0)
         rc = loopback_up(err);
@@ -259,12 +267,9 @@ static int setup(struct cell_setup *cs, struct supervisor *sv, char err[ERR_LEN]
         sc_filter_free(filter);
         return rc;
     }
-    sv->filter = filter;
     sv->index = cs->index;
     sv->uid = cs->uid;
     sv->gid = cs->gid;
-    sv->tmpfs_bytes = DEFAULT_TMPFS;
-    sv->tmpfs_inodes = 16384;
     /* SIGCHLD through a signalfd: the supervisor's poll loop wakes on every exit. */
     sigset_t set;
     sigemptyset(&set);
@@ -275,7 +280,16 @@ static int setup(struct cell_setup *cs, struct supervisor *sv, char err[ERR_LEN]
     if (sv->sigfd < 0)
         return err_set(err, -errno, "signalfd: %m");
     umask(022);
-    return supervisor_prepare(sv, err);
+    rc = supervisor_prepare(sv, err);
+    /* Last, the cell confines itself with the job filter: every job process inherits it at
+     * no cost per run, and the cell, root as it is, can no longer mount, unshare, ptrace or
+     * load kernel code should it ever be subverted. */
+    if (rc == 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+        rc = err_set(err, -errno, "no_new_privs: %m");
+    if (rc == 0 && (rc = sc_filter_install(filter)) < 0)
+        err_set(err, rc, "install the seccomp filter: %s", strerror(-rc));
+    sc_filter_free(filter);
+    return rc;
 }
 
 static int serve_one(int fd, struct supervisor *sv, const uint8_t *msg, size_t len)
@@ -300,8 +314,8 @@ static int serve_one(int fd, struct supervisor *sv, const uint8_t *msg, size_t l
     wbuf_fini(&b);
     supervisor_release(sv, &res);
     job_decoded_fini(&j);
-    if (rc == 0 && supervisor_prepare(sv, err) < 0)
-        fprintf(stderr, "verdict cell %d: %s\n", sv->index, err); /* retried at next job */
+    if (rc == 0 && (rc = supervisor_prepare(sv, err)) < 0) /* unfit: exit, be replaced */
+        fprintf(stderr, "verdict cell %d: %s\n", sv->index, err);
     return rc;
 }
 

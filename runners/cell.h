@@ -18,7 +18,9 @@
 #include "runners/err.h"
 #include "runners/job.h"
 
-#define CELL_MAX_BINDS 32
+#define CELL_MAX_BINDS    32
+#define CELL_TMPFS_BYTES  (64ull << 20) /* default size of /w, /tmp and /dev/shm each */
+#define CELL_TMPFS_INODES 16384
 
 struct cell_config {
     const char *exe;   /* the verdict executable to run as the cell */
@@ -27,6 +29,8 @@ struct cell_config {
     const struct cg_tree *tree;
     int nbinds; /* extra read-only binds (toolchain directories) */
     const char *const *binds;
+    uint64_t tmpfs_bytes;  /* size of each of /w, /tmp, /dev/shm (0: CELL_TMPFS_BYTES) */
+    uint32_t tmpfs_inodes; /* inodes of each (0: CELL_TMPFS_INODES) */
 };
 
 struct cell;

@@ -13,8 +13,10 @@
  */
 #include "runners/cgroup.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -388,6 +390,42 @@ int cg_parse_keyed(const char *text, const char *key, uint64_t *value)
     return -ENOENT;
 }
 
+/* Removes a tree directory and its job leaves (one level: leaves hold no children). A
+ * cgroup that still has processes refuses, and stays. */
+static void remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char leaf[CG_PATH];
+        if (e->d_type == DT_DIR && e->d_name[0] != '.' && join(leaf, dir, e->d_name) == 0)
+            rmdir(leaf);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+/* Trees of verdict servers that are gone (killed before they could clean up) are removed:
+ * "verdict-<pid>" and v2's "verdict-server-<pid>" beneath base, for pids not running. */
+static void sweep_stale(const char *base)
+{
+    DIR *d = opendir(base);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        int pid = 0, n = 0;
+        if (e->d_type != DT_DIR ||
+            (sscanf(e->d_name, "verdict-%d%n", &pid, &n) != 1 &&
+             sscanf(e->d_name, "verdict-server-%d%n", &pid, &n) != 1) ||
+            e->d_name[n] != '\0' || pid <= 0 || pid == getpid() ||
+            !(kill(pid, 0) < 0 && errno == ESRCH))
+            continue;
+        char dir[CG_PATH];
+        if (join(dir, base, e->d_name) == 0)
+            remove_tree(dir);
+    }
+    if (d)
+        closedir(d);
+}
+
 static int add_tree_dir(struct cg_tree *t, const char *base, enum cg_ctrl c, char err[ERR_LEN])
 {
     char dir[CG_PATH], leaf[48];
@@ -400,6 +438,7 @@ static int add_tree_dir(struct cg_tree *t, const char *base, enum cg_ctrl c, cha
             return 0;
         }
     }
+    sweep_stale(base);
     if (mkdir(dir, 0755) < 0 && errno != EEXIST)
         return err_set(err, -errno, "create %s: %m", dir);
     memcpy(t->dir[t->ndirs], dir, CG_PATH);
@@ -468,7 +507,7 @@ int cg_tree_create(const struct cg_host *h, struct cg_tree *t, char err[ERR_LEN]
 void cg_tree_remove(const struct cg_tree *t)
 {
     for (int i = 0; i < t->ndirs; i++)
-        rmdir(t->dir[i]);
+        remove_tree(t->dir[i]);
 }
 
 int cg_root_open(const struct cg_tree *t, struct cg_root *r, char err[ERR_LEN])
@@ -554,6 +593,7 @@ int cg_job_create(const struct cg_root *r, const char *name, struct cg_job *j, c
     snprintf(j->name, sizeof(j->name), "%s", name);
     for (int i = 0; i < CG_MAX_DIRS; i++)
         j->dirfd[i] = j->procs_fd[i] = -1;
+    j->peak_fd = -1;
     for (int i = 0; i < r->ndirs; i++) {
         if (mkdirat(r->dirfd[i], name, 0755) < 0 && errno != EEXIST)
             goto fail;
@@ -565,6 +605,8 @@ int cg_job_create(const struct cg_root *r, const char *name, struct cg_job *j, c
         if (j->procs_fd[i] < 0)
             goto fail;
     }
+    if (r->version == CG_V2) /* absent before 5.19: peaks then read as 0 */
+        j->peak_fd = openat(dir_of(j, CG_MEMORY), "memory.peak", O_RDWR | O_CLOEXEC);
     return 0;
 fail:;
     int e = errno;
@@ -580,6 +622,10 @@ int cg_job_limit(const struct cg_job *j, uint64_t memory_bytes, uint32_t pids, c
     snprintf(np, sizeof(np), "%u", pids);
     int md = dir_of(j, CG_MEMORY), pd = dir_of(j, CG_PIDS), rc;
     bool v2 = j->root->version == CG_V2;
+    /* v1 keeps memory+swap >= memory at every step: lift it before a reused leaf's limit
+     * goes up, then set both. */
+    if (!v2 && (rc = write_at(md, "memory.memsw.limit_in_bytes", "-1")) < 0 && rc != -ENOENT)
+        return err_set(err, rc, "lift memory+swap limit: %s", strerror(-rc));
     if ((rc = write_at(md, v2 ? "memory.max" : "memory.limit_in_bytes", mem)) < 0)
         return err_set(err, rc, "set memory limit %s: %s", mem, strerror(-rc));
     /* Swap off for the job: where swap is accounted, cap memory+swap at the same value. */
@@ -602,29 +648,33 @@ int cg_job_attach_self(const struct cg_job *j)
     return 0;
 }
 
-int64_t cg_job_cpu_ns(const struct cg_job *j)
+static uint64_t cpu_raw(const struct cg_job *j, int *rc)
 {
     uint64_t v = 0;
-    int fd = dir_of(j, CG_CPUACCT), rc;
+    int fd = dir_of(j, CG_CPUACCT);
     if (j->root->version == CG_V2) {
-        rc = read_keyed_at(fd, "cpu.stat", "usage_usec", &v);
+        *rc = read_keyed_at(fd, "cpu.stat", "usage_usec", &v);
         v *= 1000;
     } else {
-        rc = read_u64_at(fd, "cpuacct.usage", &v);
+        *rc = read_u64_at(fd, "cpuacct.usage", &v);
     }
-    return rc < 0 ? rc : (int64_t)v;
+    return v;
 }
 
-int cg_job_stats(const struct cg_job *j, struct cg_stats *s, char err[ERR_LEN])
+/* The kernel's counters as they stand, cumulative over the leaf's whole life. */
+static int counters(const struct cg_job *j, struct cg_stats *s, char err[ERR_LEN])
 {
     memset(s, 0, sizeof(*s));
-    int64_t cpu = cg_job_cpu_ns(j);
-    if (cpu < 0)
-        return err_set(err, (int)cpu, "read CPU counter: %s", strerror((int)-cpu));
-    s->cpu_ns = (uint64_t)cpu;
-    int md = dir_of(j, CG_MEMORY), pd = dir_of(j, CG_PIDS), rc;
+    int rc;
+    s->cpu_ns = cpu_raw(j, &rc);
+    if (rc < 0)
+        return err_set(err, rc, "read CPU counter: %s", strerror(-rc));
+    int md = dir_of(j, CG_MEMORY), pd = dir_of(j, CG_PIDS);
     if (j->root->version == CG_V2) {
-        read_u64_at(md, "memory.peak", &s->memory_peak); /* absent before 5.19 */
+        char buf[64];
+        ssize_t n = j->peak_fd >= 0 ? pread(j->peak_fd, buf, sizeof(buf) - 1, 0) : -1;
+        buf[n > 0 ? n : 0] = '\0';
+        s->memory_peak = strtoull(buf, NULL, 10);
         rc = read_keyed_at(md, "memory.events", "oom_kill", &s->oom_kills);
         if (rc == 0)
             rc = read_keyed_at(md, "memory.events", "max", &s->memory_hits);
@@ -639,6 +689,53 @@ int cg_job_stats(const struct cg_job *j, struct cg_stats *s, char err[ERR_LEN])
         return err_set(err, rc, "read memory counters: %s", strerror(-rc));
     read_keyed_at(pd, "pids.events", "max", &s->pids_hits);
     return 0;
+}
+
+int64_t cg_job_cpu_ns(const struct cg_job *j)
+{
+    int rc;
+    uint64_t v = cpu_raw(j, &rc);
+    return rc < 0 ? rc : (int64_t)(v - j->base.cpu_ns);
+}
+
+int cg_job_stats(const struct cg_job *j, struct cg_stats *s, char err[ERR_LEN])
+{
+    int rc = counters(j, s, err);
+    if (rc < 0)
+        return rc;
+    s->cpu_ns -= j->base.cpu_ns; /* the peak was restarted instead: not cumulative */
+    s->oom_kills -= j->base.oom_kills;
+    s->memory_hits -= j->base.memory_hits;
+    s->pids_hits -= j->base.pids_hits;
+    return 0;
+}
+
+int cg_job_reuse(struct cg_job *j, uint64_t max_leftover, char err[ERR_LEN])
+{
+    bool v2 = j->root->version == CG_V2;
+    int md = dir_of(j, CG_MEMORY), rc;
+    uint64_t left = 0;
+    if (cg_job_nprocs(j) != 0)
+        return 0;
+    if ((rc = read_u64_at(md, v2 ? "memory.current" : "memory.usage_in_bytes", &left)) < 0)
+        return err_set(err, rc, "read memory usage: %s", strerror(-rc));
+    if (left > max_leftover)
+        return 0;
+    /* Restart the peak from what is left (v1: max_usage; v2: per-descriptor, 6.12+). */
+    if (v2)
+        rc = j->peak_fd >= 0 && pwrite(j->peak_fd, "reset", 5, 0) == 5 ? 0 : -ENOTSUP;
+    else
+        rc = write_at(md, "memory.max_usage_in_bytes", "0");
+    if (rc == -ENOTSUP)
+        return 0;
+    if (rc < 0)
+        return err_set(err, rc, "reset the memory peak: %s", strerror(-rc));
+    struct cg_stats now;
+    if ((rc = counters(j, &now, err)) < 0)
+        return rc;
+    now.memory_peak = 0;
+    j->base = now;
+    return 1;
 }
 
 int cg_job_nprocs(const struct cg_job *j)
@@ -660,6 +757,9 @@ int cg_job_nprocs(const struct cg_job *j)
 int cg_job_destroy(struct cg_job *j, char err[ERR_LEN])
 {
     int rc = 0;
+    if (j->peak_fd >= 0)
+        close(j->peak_fd);
+    j->peak_fd = -1;
     for (int i = 0; j->root && i < j->root->ndirs; i++) {
         if (j->procs_fd[i] >= 0)
             close(j->procs_fd[i]);

@@ -87,8 +87,9 @@ struct cg_tree {
  * or a negative errno with the reason in err. */
 int cg_tree_create(const struct cg_host *h, struct cg_tree *t, char err[ERR_LEN]);
 
-/* Removes the tree's directories (they must be empty of jobs). Errors are ignored: this runs
- * at exit. */
+/* Removes the tree's directories and the job leaves left in them (every cell must have
+ * exited). Errors are ignored: this runs at exit. cg_tree_create likewise sweeps the trees of
+ * verdict processes that died without removing theirs. */
 void cg_tree_remove(const struct cg_tree *t);
 
 /* A cell's open handles on the tree (cgroupfs is not mounted inside the cell). */
@@ -103,13 +104,6 @@ int cg_root_open(const struct cg_tree *t, struct cg_root *r, char err[ERR_LEN]);
 void cg_root_close(struct cg_root *r);
 
 /* One job's leaf cgroup in every hierarchy. */
-struct cg_job {
-    const struct cg_root *root;
-    char name[64];
-    int dirfd[CG_MAX_DIRS];
-    int procs_fd[CG_MAX_DIRS]; /* where the child writes "0" to join: see cg_job_create */
-};
-
 struct cg_stats {
     uint64_t cpu_ns;      /* CPU time of all tasks, ns */
     uint64_t memory_peak; /* peak memory, bytes (0 when the kernel has no peak file) */
@@ -118,11 +112,30 @@ struct cg_stats {
     uint64_t pids_hits;   /* forks refused by pids.max */
 };
 
+/* One job's leaf cgroup in every hierarchy. A leaf may serve several jobs in turn (see
+ * cg_job_reuse): the counters it reports are then relative to `base`. */
+struct cg_job {
+    const struct cg_root *root;
+    char name[64];
+    int dirfd[CG_MAX_DIRS];
+    int procs_fd[CG_MAX_DIRS]; /* where the child writes "0" to join: see cg_job_create */
+    int peak_fd;               /* v2 memory.peak, kept open: its reset is per descriptor */
+    struct cg_stats base;      /* cumulative counters when the current job began */
+};
+
 /* Creates the leaf `name` in every hierarchy and opens its files. No limits yet. The child
  * joins through v2's cgroup.procs, but through v1's "tasks": moving one thread (the child is
  * single-threaded until exec) skips the kernel's threadgroup lock, whose write side waits for
  * an RCU grace period: milliseconds per job on v1 hosts, measured by bench_spawn. */
 int cg_job_create(const struct cg_root *r, const char *name, struct cg_job *j, char err[ERR_LEN]);
+
+/* Readies a used leaf for the next job, if that keeps the accounting exact: every process
+ * must be gone and what the last job left charged (page cache, the kernel's per-CPU charge
+ * batches) at most max_leftover bytes. Then the peak restarts from that leftover and the
+ * cumulative counters (CPU, OOM kills, limit hits) are read as the new base. Returns 1 when
+ * reused, 0 when the caller should destroy it and create a fresh leaf (too much left over,
+ * or a v2 kernel without a resettable memory.peak), or a negative errno with err. */
+int cg_job_reuse(struct cg_job *j, uint64_t max_leftover, char err[ERR_LEN]);
 
 /* Writes the job's limits: memory (and memsw/swap to the same value: swap off), pids. */
 int cg_job_limit(const struct cg_job *j, uint64_t memory_bytes, uint32_t pids, char err[ERR_LEN]);

@@ -29,10 +29,6 @@ void job_limits_defaults(struct job_limits *l)
         l->stderr_bytes = 16 * MiB;
     if (!l->file_bytes)
         l->file_bytes = 64 * MiB;
-    if (!l->tmpfs_bytes)
-        l->tmpfs_bytes = 64 * MiB;
-    if (!l->tmpfs_inodes)
-        l->tmpfs_inodes = 16384;
     if (!l->fetch_bytes)
         l->fetch_bytes = 16 * MiB;
     if (!l->pids)

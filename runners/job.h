@@ -29,12 +29,9 @@ struct job_limits {
     uint64_t stdout_bytes; /* captured stdout cap, bytes -> OLE, truncated */
     uint64_t stderr_bytes; /* captured stderr cap, bytes -> OLE, truncated */
     uint64_t file_bytes;   /* RLIMIT_FSIZE: largest file the program may write, bytes */
-    uint64_t tmpfs_bytes;  /* size of each of /w, /tmp, /dev/shm, bytes */
     uint64_t fetch_bytes;  /* largest file fetched back, bytes */
-    uint32_t tmpfs_inodes; /* inodes of each tmpfs */
     uint32_t pids;         /* cgroup pids.max: processes + threads */
     uint32_t nofile;       /* RLIMIT_NOFILE */
-    uint32_t reserved;     /* keeps the layout 8-byte aligned */
 };
 
 struct job_file {
@@ -87,8 +84,8 @@ struct job_result {
 };
 
 /* Fills zero fields of l with the defaults (cpu 2 s, wall 3x cpu + 1 s, memory 256 MiB,
- * stack = memory, stdout/stderr 16 MiB, files 64 MiB, tmpfs 64 MiB / 16384 inodes, fetch
- * 16 MiB, pids 64, nofile 256). */
+ * stack = memory, stdout/stderr 16 MiB, files 64 MiB, fetch 16 MiB, pids 64, nofile 256).
+ * The size of the job's tmpfs mounts is the cell's, not the job's (struct cell_config). */
 void job_limits_defaults(struct job_limits *l);
 
 /* "OK", "RE", "TLE", "MLE", "OLE", "SE". */

@@ -10,9 +10,9 @@
  */
 #include "runners/mount.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -190,7 +190,16 @@ static void add_etc(const struct mnt_config *c, struct mnt_plan *p)
     }
 }
 
-static void add_dev(struct mnt_plan *p)
+static void add_tmpfs(struct mnt_plan *p, const char *path, const char *opts, unsigned long flags)
+{
+    struct mnt_op *op = add_op(p, MNT_TMPFS, path, opts, 0);
+    if (op)
+        op->flags = flags;
+}
+
+/* /dev: a small tmpfs with five device nodes, the fd links and a /dev/shm tmpfs (shm_opts),
+ * made read-only once filled. */
+static void add_dev(struct mnt_plan *p, const char *shm_opts)
 {
     static const struct {
         const char *name;
@@ -201,7 +210,7 @@ static void add_dev(struct mnt_plan *p)
                                            {"/dev/stdin", "/proc/self/fd/0"},
                                            {"/dev/stdout", "/proc/self/fd/1"},
                                            {"/dev/stderr", "/proc/self/fd/2"}};
-    add_op(p, MNT_TMPFS, "/dev", "size=64k,nr_inodes=64,mode=0755", 0);
+    add_tmpfs(p, "/dev", "size=64k,nr_inodes=64,mode=0755", MS_NOSUID | MS_NOEXEC);
     for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
         char path[32];
         snprintf(path, sizeof(path), "/dev/%s", nodes[i].name);
@@ -211,7 +220,7 @@ static void add_dev(struct mnt_plan *p)
     }
     for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
         add_op(p, MNT_SYMLINK, links[i][0], links[i][1], 0);
-    add_op(p, MNT_DIR, "/dev/shm", NULL, 01777);
+    add_tmpfs(p, "/dev/shm", shm_opts, MS_NOSUID | MS_NODEV | MS_NOEXEC);
     add_op(p, MNT_RDONLY, "/dev", NULL, 0);
 }
 
@@ -229,10 +238,15 @@ int mnt_plan_build(const struct mnt_config *c, struct mnt_plan *p, char err[ERR_
         rc = add_extra_bind(c, p, c->binds[i], err);
     if (rc < 0)
         return rc;
-    add_op(p, MNT_DIR, MNT_WORKDIR, NULL, 0755);
-    add_op(p, MNT_DIR, "/tmp", NULL, 01777);
+    char opts[160];
+    snprintf(opts, sizeof(opts), "size=%llu,nr_inodes=%u,mode=0755,uid=%u,gid=%u",
+             (unsigned long long)c->tmpfs_bytes, c->tmpfs_inodes, c->uid, c->gid);
+    add_tmpfs(p, MNT_WORKDIR, opts, MS_NOSUID | MS_NODEV);
+    snprintf(opts, sizeof(opts), "size=%llu,nr_inodes=%u,mode=1777",
+             (unsigned long long)c->tmpfs_bytes, c->tmpfs_inodes);
+    add_tmpfs(p, "/tmp", opts, MS_NOSUID | MS_NODEV);
     add_op(p, MNT_PROC, "/proc", NULL, 0555);
-    add_dev(p);
+    add_dev(p, opts);
     if (p->n >= MNT_MAX_OPS)
         return err_set(err, -E2BIG, "mount plan has more than %d entries", MNT_MAX_OPS - 1);
     return 0;
@@ -321,8 +335,7 @@ static int apply_op(const struct mnt_op *op, char err[ERR_LEN])
         close(fd);
         break;
     case MNT_TMPFS:
-        if ((rc = mkdir_p(dst, 0755)) == 0 &&
-            mount("tmpfs", dst, "tmpfs", MS_NOSUID | MS_NOEXEC, op->src) < 0)
+        if ((rc = mkdir_p(dst, 0755)) == 0 && mount("tmpfs", dst, "tmpfs", op->flags, op->src) < 0)
             rc = -errno;
         break;
     case MNT_PROC:
@@ -381,38 +394,61 @@ int mnt_plan_apply(const struct mnt_plan *p, char err[ERR_LEN])
     return 0;
 }
 
-/* True if the tmpfs at path holds nothing but its root directory. */
-static bool tmpfs_empty(const char *path)
+/* Deletes the contents of directory dfd, depth-first, never following a link. The tmpfs's
+ * inode cap bounds the work; depth is bounded so a pathological tree costs an error (and a
+ * fresh cell), not the cell's stack or descriptors. */
+static int empty_dir(int dfd, int depth)
 {
-    struct statfs st;
-    return statfs(path, &st) == 0 && st.f_type == TMPFS_MAGIC && st.f_files - st.f_ffree <= 1 &&
-           st.f_blocks == st.f_bfree;
-}
-
-static int fresh_tmpfs(const char *path, unsigned long flags, const char *opts, bool reuse,
-                       char err[ERR_LEN])
-{
-    if (reuse && tmpfs_empty(path))
-        return 0; /* untouched by the last job: as good as new, and a remount saved */
-    if (umount2(path, MNT_DETACH) < 0 && errno != EINVAL)
-        return err_set(err, -errno, "unmount %s: %m", path);
-    if (mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV | flags, opts) < 0)
-        return err_set(err, -errno, "mount tmpfs on %s: %m", path);
-    return 0;
-}
-
-int mnt_reset_job_dirs(uint64_t bytes, uint32_t inodes, unsigned uid, unsigned gid, bool reuse,
-                       char err[ERR_LEN])
-{
-    char opts[160];
-    snprintf(opts, sizeof(opts), "size=%llu,nr_inodes=%u,mode=0755,uid=%u,gid=%u",
-             (unsigned long long)bytes, inodes, uid, gid);
-    int rc = fresh_tmpfs(MNT_WORKDIR, 0, opts, reuse, err);
-    snprintf(opts, sizeof(opts), "size=%llu,nr_inodes=%u,mode=1777", (unsigned long long)bytes,
-             inodes);
-    if (rc == 0)
-        rc = fresh_tmpfs("/tmp", 0, opts, reuse, err);
-    if (rc == 0)
-        rc = fresh_tmpfs("/dev/shm", MS_NOEXEC, opts, reuse, err);
+    if (depth > 128)
+        return -ELOOP;
+    int fd = dup(dfd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return -e;
+    }
+    int rc = 0;
+    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (unlinkat(dfd, e->d_name, 0) == 0)
+            continue;
+        if (errno != EISDIR) {
+            rc = -errno;
+            break;
+        }
+        int sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub < 0) {
+            rc = -errno;
+            break;
+        }
+        rc = empty_dir(sub, depth + 1);
+        close(sub);
+        if (rc == 0 && unlinkat(dfd, e->d_name, AT_REMOVEDIR) < 0)
+            rc = -errno;
+    }
+    closedir(d);
     return rc;
+}
+
+int mnt_empty_job_dirs(char err[ERR_LEN])
+{
+    static const char *const dirs[] = {MNT_WORKDIR, "/tmp", "/dev/shm"};
+    for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+        int fd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            return err_set(err, -errno, "open %s: %m", dirs[i]);
+        struct statfs st;
+        int rc = fstatfs(fd, &st) < 0 ? -errno : 0;
+        if (rc == 0 && st.f_files - st.f_ffree > 1) /* more than the root inode: a job's */
+            rc = empty_dir(fd, 0);
+        if (rc == 0 && (fstatfs(fd, &st) < 0 || st.f_files - st.f_ffree > 1))
+            rc = -ENOTEMPTY;
+        close(fd);
+        if (rc < 0)
+            return err_set(err, rc, "empty %s: %s", dirs[i], strerror(-rc));
+    }
+    return 0;
 }

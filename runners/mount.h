@@ -3,8 +3,9 @@
  *
  * A cell's root is described first as a plan (a list of operations, built from the host's
  * layout and the configuration, testable without privileges) and then applied in the cell's
- * own mount namespace. The per-job tmpfs mounts (/w, /tmp, /dev/shm) are recreated for every
- * job by mnt_reset_job_dirs.
+ * own mount namespace. The job directories (/w, /tmp, /dev/shm) are size-capped tmpfs mounts
+ * made once; mnt_empty_job_dirs empties them between jobs. (Once the cell is running it has
+ * installed the job seccomp filter on itself, which refuses mount(2).)
  */
 #ifndef VERDICT_MOUNT_H
 #define VERDICT_MOUNT_H
@@ -24,7 +25,7 @@ enum mnt_kind {
     MNT_BIND,    /* read-only, nosuid, nodev bind of host src at path */
     MNT_SYMLINK, /* symlink path -> src */
     MNT_FILE,    /* regular file at path with content (mode) */
-    MNT_TMPFS,   /* tmpfs at path with options src */
+    MNT_TMPFS,   /* tmpfs at path with options src and mount flags */
     MNT_PROC,    /* proc of the cell's pid namespace at path, with /proc/sys read-only */
     MNT_DEVNODE, /* character device at path (mode, dev) */
     MNT_RDONLY,  /* remount path read-only */
@@ -36,6 +37,7 @@ struct mnt_op {
     char src[MNT_PATH];  /* BIND: host path; SYMLINK: target; TMPFS: mount options */
     const char *content; /* FILE: contents (points into the plan) */
     unsigned mode;
+    unsigned long flags; /* TMPFS: MS_NOSUID, MS_NODEV, MS_NOEXEC */
     dev_t dev;
 };
 
@@ -49,14 +51,17 @@ struct mnt_config {
     const char *host_prefix;  /* where the host's / is read from: "" (tests: a fixture tree) */
     const char *const *binds; /* extra read-only binds: absolute host paths, same path inside */
     int nbinds;
-    unsigned uid, gid; /* the unprivileged job user */
+    unsigned uid, gid;     /* the unprivileged job user */
+    uint64_t tmpfs_bytes;  /* size of each of /w, /tmp, /dev/shm */
+    uint32_t tmpfs_inodes; /* inodes of each */
 };
 
 /* Builds the plan for a cell's root: /usr bound read-only and the /bin, /lib* entries as on
  * the host (symlinks into /usr on merged-/usr systems, else read-only binds); a minimal /etc
  * (generated passwd, group, hosts, nsswitch.conf; ld.so.cache and alternatives bound); the
- * extra binds; mount points for the work dir and /tmp; a proc; a read-only /dev with null,
- * zero, full, random, urandom and the fd links. Returns 0, or -EINVAL / -ENOENT / -E2BIG with
+ * extra binds; size-capped tmpfs mounts for the work dir (owned by the job user), /tmp and
+ * /dev/shm (noexec); a proc; a read-only /dev with null, zero, full, random, urandom and the
+ * fd links. Returns 0, or -EINVAL / -ENOENT / -E2BIG with
  * the offending entry in err. Reads the host layout only (lstat, readlink). */
 int mnt_plan_build(const struct mnt_config *c, struct mnt_plan *p, char err[ERR_LEN]);
 
@@ -65,12 +70,10 @@ int mnt_plan_build(const struct mnt_config *c, struct mnt_plan *p, char err[ERR_
  * remounts / read-only. Returns 0 or a negative errno with the failing step in err. */
 int mnt_plan_apply(const struct mnt_plan *p, char err[ERR_LEN]);
 
-/* Inside the cell: replaces /w (owned by uid:gid, 0755), /tmp and /dev/shm (1777, /dev/shm
- * noexec) with fresh empty tmpfs mounts of `bytes` size and `inodes` inodes each. Whatever a
- * previous job left there is gone. With reuse, a mount that is still empty (and was mounted
- * with these sizes: the caller knows) is kept. Returns 0 or a negative errno with err. */
-int mnt_reset_job_dirs(uint64_t bytes, uint32_t inodes, unsigned uid, unsigned gid, bool reuse,
-                       char err[ERR_LEN]);
+/* Inside the cell: deletes everything in /w, /tmp and /dev/shm (without following any link)
+ * and checks that each holds nothing but its root. Returns 0, or a negative errno with err
+ * when something could not be removed (the cell is then unfit for another job). */
+int mnt_empty_job_dirs(char err[ERR_LEN]);
 
 /* In a throw-away child with its own mount namespace (made private first, so nothing
  * propagates to the host): mounts a tmpfs root, binds /usr into it read-only, nosuid, nodev,

@@ -61,7 +61,9 @@ int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]
                                       .gid = cfg->uid_base + (unsigned)i,
                                       .tree = &p->tree,
                                       .nbinds = cfg->nbinds,
-                                      .binds = cfg->binds};
+                                      .binds = cfg->binds,
+                                      .tmpfs_bytes = cfg->tmpfs_bytes,
+                                      .tmpfs_inodes = cfg->tmpfs_inodes};
         rc = cell_start(&s->cfg, &s->cell, err);
         p->n = i + 1;
     }

@@ -19,6 +19,8 @@ struct pool_config {
     unsigned uid_base; /* cell i runs jobs as uid_base + i (and that gid) */
     int nbinds;        /* extra read-only binds for every cell */
     const char *const *binds;
+    uint64_t tmpfs_bytes;  /* size of each job tmpfs (/w, /tmp, /dev/shm); 0: default */
+    uint32_t tmpfs_inodes; /* inodes of each; 0: default */
 };
 
 struct pool;

@@ -3,7 +3,8 @@
  *
  * Per job: place the files, arm the job's cgroup, fork the program into it (the child attaches
  * itself, sets rlimits, no_new_privs, drops every capability, switches to the cell's
- * unprivileged uid, installs the seccomp filter, execs), then feed stdin, drain stdout and
+ * unprivileged uid, execs under the seccomp filter it inherits from the cell), then feed
+ * stdin, drain stdout and
  * stderr continuously into capped buffers, and enforce CPU (cgroup counter), wall (timer),
  * output and memory limits, killing every process of the job when one fires. The verdict is
  * decided from the cgroup's counters and the exit status, never guessed from a signal alone.
@@ -19,28 +20,24 @@
 #include "runners/seccomp.h"
 
 struct supervisor {
-    int index;         /* the cell's slot (names cgroups) */
-    unsigned uid, gid; /* the job user */
-    const struct sc_filter *filter;
+    int index;          /* the cell's slot (names cgroups) */
+    unsigned uid, gid;  /* the job user */
     struct cg_root cg;  /* the job tree, opened before pivot_root */
     struct cg_job next; /* the next job's cgroup, created ahead of time */
-    struct cg_job last; /* the last job\'s cgroup, removed after its result is sent */
+    struct cg_job last; /* the last job's cgroup, removed after its result is sent */
     bool last_ready;
     bool next_ready;
-    bool dirs_clean;      /* /w, /tmp, /dev/shm are fresh, of the default size */
-    bool dirs_sized;      /* the mounted job dirs have the default sizes */
-    uint64_t tmpfs_bytes; /* default size of each job tmpfs */
-    uint32_t tmpfs_inodes;
-    uint64_t seq; /* jobs run */
-    int sigfd;    /* signalfd for SIGCHLD */
+    bool dirs_clean; /* /w, /tmp and /dev/shm are empty */
+    uint64_t seq;    /* jobs run */
+    int sigfd;       /* signalfd for SIGCHLD */
     /* Output of the current job (reused between jobs). */
     uint8_t *out, *err;
     size_t out_cap, err_cap;
 };
 
-/* Removes the last job's cgroup, empties the job dirs and prepares the next job's cgroup;
- * called at start and after each result is sent, off the request's critical path. Returns 0
- * or a negative errno with err. */
+/* Removes the last job's cgroup and IPC objects, empties the job dirs and prepares the next
+ * job's cgroup; called at start and after each result is sent, off the request's critical
+ * path. Returns 0 or a negative errno with err (the cell is then unfit for more jobs). */
 int supervisor_prepare(struct supervisor *s, char err[ERR_LEN]);
 
 /* Runs j and fills res (buffers borrowed from s until the next call). Sandbox faults become

@@ -100,7 +100,10 @@ static void sh(const char *script, struct job_limits lim, struct outcome *o)
     run(&j, o);
 }
 
-/* Number of host processes owned by a job uid (none may outlive its job). */
+static char verdict_exe[4096];
+
+/* Number of host processes owned by a job uid, other than the cells' spares (the next job's
+ * process, confined but not yet exec'd: still the verdict binary). None may outlive its job. */
 static int host_job_processes(void)
 {
     DIR *d = opendir("/proc");
@@ -111,8 +114,16 @@ static int host_job_processes(void)
         if (e->d_name[0] < '0' || e->d_name[0] > '9')
             continue;
         snprintf(path, sizeof(path), "/proc/%s", e->d_name);
-        if (stat(path, &st) == 0 && st.st_uid >= UID_BASE && st.st_uid < UID_BASE + CELLS)
+        if (stat(path, &st) < 0 || st.st_uid < UID_BASE || st.st_uid >= UID_BASE + CELLS)
+            continue;
+        char exe[4096], link[320];
+        snprintf(link, sizeof(link), "/proc/%s/exe", e->d_name);
+        ssize_t len = readlink(link, exe, sizeof(exe) - 1);
+        exe[len > 0 ? len : 0] = '\0';
+        if (strcmp(exe, verdict_exe) != 0) {
+            fprintf(stderr, "job process on the host: pid %s exe %s\n", e->d_name, exe);
             n++;
+        }
     }
     if (d)
         closedir(d);
@@ -229,6 +240,26 @@ static void test_memory_limit(void)
     ASSERT_INT_EQ(o.res.status, JOB_MLE);
     ASSERT_TRUE(o.res.memory_kib >= 60 * 1024);
     ASSERT_TRUE(o.res.memory_kib <= 64 * 1024 + 64);
+    done(&o);
+}
+
+/* Cgroups serve several jobs in turn: what one job used must not show in the next. */
+static void test_counters_restart(void)
+{
+    struct outcome o;
+    sh("x=aaaaaaaaaaaaaaaa; i=0; while [ $i -lt 21 ]; do x=$x$x; i=$((i+1)); done; "
+       "t=0; while [ $t -lt 300000 ]; do t=$((t+1)); done",
+       (struct job_limits){.cpu_ms = 10000}, &o); /* 32 MiB of string, some CPU */
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_TRUE(o.res.memory_kib > 32 * 1024);
+    ASSERT_TRUE(o.res.cpu_ms > 50);
+    done(&o);
+    const char *argv[] = {"/bin/true", NULL};
+    struct job j = {.argc = 1, .argv = argv};
+    run(&j, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_TRUE(o.res.memory_kib < 2048);
+    ASSERT_TRUE(o.res.cpu_ms < 20);
     done(&o);
 }
 
@@ -453,6 +484,10 @@ int main(int argc, char **argv)
     }
     if (geteuid() != 0)
         TEST_SKIP("the sandbox needs root");
+    if (!realpath(argv[1], verdict_exe)) {
+        fprintf(stderr, "%s: %s\n", argv[1], strerror(errno));
+        return 2;
+    }
     bin_dir = argv[2];
     src_dir = argv[3];
     char err[ERR_LEN];
@@ -472,6 +507,7 @@ int main(int argc, char **argv)
     TEST_RUN(test_cpu_limit);
     TEST_RUN(test_wall_limit);
     TEST_RUN(test_memory_limit);
+    TEST_RUN(test_counters_restart);
     TEST_RUN(test_output_limit);
     TEST_RUN(test_large_output_drained);
     TEST_RUN(test_fetch);

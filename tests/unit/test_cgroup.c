@@ -253,9 +253,9 @@ static void test_v2_tree_and_job(void)
     ASSERT_INT_EQ(t.ndirs, 1);
     ASSERT_STR_EQ(get(rel), "+memory +pids +cpu");
 
-    static const char *const files[] = {"cgroup.procs",  "memory.max", "memory.swap.max",
-                                        "pids.max",      "cpu.stat",   "memory.peak",
-                                        "memory.events", "pids.events"};
+    static const char *const files[] = {"cgroup.procs",   "memory.max",    "memory.swap.max",
+                                        "memory.current", "pids.max",      "cpu.stat",
+                                        "memory.peak",    "memory.events", "pids.events"};
     job_files("c0-j1", files, sizeof(files) / sizeof(files[0]));
     struct cg_root root;
     struct cg_job j;
@@ -286,6 +286,13 @@ static void test_v2_tree_and_job(void)
     ASSERT_UINT_EQ(st.pids_hits, 2);
     ASSERT_INT_EQ(cg_job_cpu_ns(&j), 1500000);
     ASSERT_INT_EQ(cg_job_nprocs(&j), 0);
+    /* v2 reuse: memory.peak is reset through the descriptor kept open (Linux 6.12+). */
+    snprintf(rel, sizeof(rel), "%s/c0-j1/memory.current", tree_name());
+    put(rel, "8192\n");
+    ASSERT_INT_EQ(cg_job_reuse(&j, 1 << 20, err), 1);
+    snprintf(rel, sizeof(rel), "%s/c0-j1/cpu.stat", tree_name());
+    put(rel, "usage_usec 2500\nuser_usec 2000\n");
+    ASSERT_INT_EQ(cg_job_cpu_ns(&j), 1000000);
     cg_root_close(&root);
     rm_fixture();
 }
@@ -356,26 +363,41 @@ static void test_v1_job(void)
                  CG_PATH, "%s/%s", base, ctrls[i]);
     }
     snprintf(h.v1_dir[CG_CPU], CG_PATH, "%s/cpuacct", base); /* co-mounted */
+    /* Trees of dead verdict processes are swept; a live process's tree stays. */
+    dir("memory/verdict-3999999");
+    dir("memory/verdict-3999999/c0-j4");
+    dir("memory/verdict-1");
+    dir("memory/other-3999999");
     struct cg_tree t;
     char err[ERR_LEN] = "";
     ASSERT_INT_EQ(cg_tree_create(&h, &t, err), 0);
     ASSERT_INT_EQ(t.ndirs, 3);
+    struct stat sb;
+    char probe[CG_PATH];
+    snprintf(probe, sizeof(probe), "%s/memory/verdict-3999999", base);
+    ASSERT_INT_EQ(stat(probe, &sb), -1);
+    snprintf(probe, sizeof(probe), "%s/memory/verdict-1", base);
+    ASSERT_INT_EQ(stat(probe, &sb), 0);
+    snprintf(probe, sizeof(probe), "%s/memory/other-3999999", base);
+    ASSERT_INT_EQ(stat(probe, &sb), 0);
     static const char *const mem_files[] = {"tasks",
+                                            "cgroup.procs",
+                                            "memory.usage_in_bytes",
                                             "memory.limit_in_bytes",
                                             "memory.memsw.limit_in_bytes",
                                             "memory.max_usage_in_bytes",
                                             "memory.failcnt",
                                             "memory.oom_control"};
-    static const char *const pid_files[] = {"tasks", "pids.max", "pids.events"};
-    static const char *const cpu_files[] = {"tasks", "cpuacct.usage"};
+    static const char *const pid_files[] = {"tasks", "cgroup.procs", "pids.max", "pids.events"};
+    static const char *const cpu_files[] = {"tasks", "cgroup.procs", "cpuacct.usage"};
     char saved[128];
     memcpy(saved, fx, sizeof(saved));
     fx_at(saved, "/memory");
-    job_files("c1-j7", mem_files, 6);
+    job_files("c1-j7", mem_files, 8);
     fx_at(saved, "/pids");
-    job_files("c1-j7", pid_files, 3);
+    job_files("c1-j7", pid_files, 4);
     fx_at(saved, "/cpuacct");
-    job_files("c1-j7", cpu_files, 2);
+    job_files("c1-j7", cpu_files, 3);
     struct cg_root root;
     struct cg_job j;
     ASSERT_INT_EQ(cg_root_open(&t, &root, err), 0);
@@ -403,6 +425,28 @@ static void test_v1_job(void)
     ASSERT_UINT_EQ(st.memory_peak, 2097152);
     ASSERT_UINT_EQ(st.memory_hits, 12);
     ASSERT_UINT_EQ(st.oom_kills, 2);
+
+    /* Reuse for the next job: the peak restarts, cumulative counters become the base. */
+    fx_at(saved, "/memory");
+    snprintf(rel, sizeof(rel), "%s/c1-j7/memory.usage_in_bytes", tree_name());
+    put(rel, "4096000\n"); /* too much left over: a fresh cgroup instead */
+    ASSERT_INT_EQ(cg_job_reuse(&j, 1 << 20, err), 0);
+    put(rel, "262144\n");
+    snprintf(rel, sizeof(rel), "%s/c1-j7/memory.max_usage_in_bytes", tree_name());
+    put(rel, ""); /* a regular file keeps old bytes past a short write; cgroupfs does not */
+    ASSERT_INT_EQ(cg_job_reuse(&j, 1 << 20, err), 1);
+    ASSERT_STR_EQ(get(rel), "0"); /* the kernel restarts it from the current usage */
+    put(rel, "300000\n");
+    snprintf(rel, sizeof(rel), "%s/c1-j7/memory.oom_control", tree_name());
+    put(rel, "oom_kill_disable 0\nunder_oom 0\noom_kill 3\n");
+    fx_at(saved, "/cpuacct");
+    snprintf(rel, sizeof(rel), "%s/c1-j7/cpuacct.usage", tree_name());
+    put(rel, "997654321\n");
+    ASSERT_INT_EQ(cg_job_stats(&j, &st, err), 0);
+    ASSERT_UINT_EQ(st.cpu_ns, 10000000); /* 10 ms since the reuse */
+    ASSERT_UINT_EQ(st.oom_kills, 1);
+    ASSERT_UINT_EQ(st.memory_peak, 300000);
+    ASSERT_INT_EQ(cg_job_cpu_ns(&j), 10000000);
     cg_root_close(&root);
     fx_at(saved, "");
     rm_fixture();

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -98,8 +99,13 @@ static void test_merged_usr(void)
 {
     fixture(true);
     const char *binds[] = {"/opt/toolchain", "/usr/lib/go"};
-    struct mnt_config c = {
-        .host_prefix = root, .binds = binds, .nbinds = 2, .uid = 60001, .gid = 60001};
+    struct mnt_config c = {.host_prefix = root,
+                           .binds = binds,
+                           .nbinds = 2,
+                           .uid = 60001,
+                           .gid = 60001,
+                           .tmpfs_bytes = 32 << 20,
+                           .tmpfs_inodes = 512};
     static struct mnt_plan p;
     char err[ERR_LEN] = "";
     int rc = mnt_plan_build(&c, &p, err);
@@ -119,8 +125,18 @@ static void test_merged_usr(void)
     ASSERT_STR_CONTAINS(find(&p, "/etc/group")->content, "sandbox:x:60001:");
     ASSERT_FALSE(has(&p, "/etc/shadow"));
     ASSERT_INT_EQ(find(&p, "/proc")->kind, MNT_PROC);
-    ASSERT_INT_EQ(find(&p, MNT_WORKDIR)->kind, MNT_DIR);
-    ASSERT_UINT_EQ(find(&p, "/tmp")->mode, 01777);
+    /* The job dirs: size- and inode-capped tmpfs; the work dir belongs to the job user, and
+     * nothing on /dev/shm may be executed. */
+    const struct mnt_op *w = find(&p, MNT_WORKDIR), *tmp = find(&p, "/tmp"),
+                        *shm = find(&p, "/dev/shm");
+    ASSERT_INT_EQ(w->kind, MNT_TMPFS);
+    ASSERT_STR_EQ(w->src, "size=33554432,nr_inodes=512,mode=0755,uid=60001,gid=60001");
+    ASSERT_UINT_EQ(w->flags, MS_NOSUID | MS_NODEV);
+    ASSERT_INT_EQ(tmp->kind, MNT_TMPFS);
+    ASSERT_STR_EQ(tmp->src, "size=33554432,nr_inodes=512,mode=1777");
+    ASSERT_INT_EQ(shm->kind, MNT_TMPFS);
+    ASSERT_UINT_EQ(shm->flags, MS_NOSUID | MS_NODEV | MS_NOEXEC);
+    ASSERT_UINT_EQ(find(&p, "/dev")->flags & MS_NODEV, 0); /* device nodes must work */
     /* /dev: a tmpfs with exactly the five harmless nodes, made read-only after them. */
     ASSERT_INT_EQ(find(&p, "/dev")->kind, MNT_TMPFS);
     const struct mnt_op *null = find(&p, "/dev/null");
@@ -135,8 +151,8 @@ static void test_merged_usr(void)
         nodes += p.ops[i].kind == MNT_DEVNODE;
     ASSERT_INT_EQ(nodes, 5);
     ASSERT_STR_EQ(find(&p, "/dev/fd")->src, "/proc/self/fd");
-    ASSERT_TRUE(index_of(&p, "/dev", MNT_RDONLY) > index_of(&p, "/dev/shm", MNT_DIR));
-    ASSERT_TRUE(index_of(&p, "/dev/shm", MNT_DIR) > index_of(&p, "/dev", MNT_TMPFS));
+    ASSERT_TRUE(index_of(&p, "/dev", MNT_RDONLY) > index_of(&p, "/dev/shm", MNT_TMPFS));
+    ASSERT_TRUE(index_of(&p, "/dev/shm", MNT_TMPFS) > index_of(&p, "/dev", MNT_TMPFS));
 }
 
 static void test_split_usr(void)
