@@ -740,18 +740,16 @@ int cg_job_reuse(struct cg_job *j, uint64_t max_leftover, char err[ERR_LEN])
 
 int cg_job_nprocs(const struct cg_job *j)
 {
-    int most = 0;
-    for (int i = 0; i < j->root->ndirs; i++) {
-        char buf[4096];
-        ssize_t n = read_at(j->dirfd[i], "cgroup.procs", buf, sizeof(buf));
-        if (n < 0)
-            return (int)n;
-        int lines = 0;
-        for (ssize_t k = 0; k < n; k++)
-            lines += buf[k] == '\n';
-        most = lines > most ? lines : most;
-    }
-    return most;
+    /* One hierarchy suffices: a job's processes join all of them before exec and cannot
+     * leave any (no cgroupfs in the cell). The pids hierarchy counts every task. */
+    char buf[4096];
+    ssize_t n = read_at(dir_of(j, CG_PIDS), "cgroup.procs", buf, sizeof(buf));
+    if (n < 0)
+        return (int)n;
+    int lines = 0;
+    for (ssize_t k = 0; k < n; k++)
+        lines += buf[k] == '\n';
+    return lines;
 }
 
 int cg_job_destroy(struct cg_job *j, char err[ERR_LEN])

@@ -150,7 +150,7 @@ int cg_job_stats(const struct cg_job *j, struct cg_stats *s, char err[ERR_LEN]);
 /* CPU time so far, ns, from the cheapest counter; negative errno on failure. */
 int64_t cg_job_cpu_ns(const struct cg_job *j);
 
-/* Number of processes still in the job's cgroups (0 = empty), or a negative errno. */
+/* Number of processes still in the job's cgroup (0 = empty), or a negative errno. */
 int cg_job_nprocs(const struct cg_job *j);
 
 /* Closes the handles and removes the leaf (retrying briefly while the kernel finishes
