@@ -138,10 +138,11 @@ int job_decode(struct rbuf *r, struct job *j)
 
 void job_decoded_fini(struct job *j)
 {
-    free((void *)(uintptr_t)j->argv);  /* decoded arrays are ours */
-    free((void *)(uintptr_t)j->env);   /* decoded arrays are ours */
-    free((void *)(uintptr_t)j->files); /* decoded arrays are ours */
-    free((void *)(uintptr_t)j->fetch); /* decoded arrays are ours */
+    /* The arrays were allocated by job_decode (const only to the job's readers). */
+    free((void *)(uintptr_t)j->argv);
+    free((void *)(uintptr_t)j->env);
+    free((void *)(uintptr_t)j->files);
+    free((void *)(uintptr_t)j->fetch);
     memset(j, 0, sizeof(*j));
 }
 

@@ -488,7 +488,8 @@ static void decide(const struct run *r, const struct cg_stats *st, const struct 
                  res->tle_clock == JOB_CLOCK_WALL ? "wall" : "CPU");
     } else if (st->oom_kills > 0 || (st->memory_hits > 0 && abnormal)) {
         res->status = JOB_MLE;
-        snprintf(res->message, sizeof(res->message), "memory limit exceeded (%llu OOM kills)",
+        snprintf(res->message, sizeof(res->message),
+                 "memory limit exceeded (OOM killer: %llu killed)",
                  (unsigned long long)st->oom_kills);
     } else if (r->limit == JOB_OLE || sig == SIGXFSZ) {
         res->status = JOB_OLE;

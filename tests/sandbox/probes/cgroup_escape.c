@@ -1,15 +1,10 @@
 /* Attacks: leaving its cgroup via cgroup.procs or /proc/self/cgroup. Contained: no write lands. */
-#define _GNU_SOURCE
-#include <errno.h>
+#include "probe.h"
+
 #include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static char msg[1024];
 
 static void try_write(const char *path, const char *text)
 {
@@ -23,9 +18,9 @@ static void try_write(const char *path, const char *text)
             exit(1);
         }
     }
-    size_t n = strlen(msg);
-    snprintf(msg + n, sizeof(msg) - n, "%s%s: %s%s", n ? ", " : "", path,
-             fd >= 0 ? "opened, write failed " : "", strerrorname_np(e));
+    char why[64];
+    snprintf(why, sizeof(why), "%s%s", fd >= 0 ? "opened, write failed " : "", strerrorname_np(e));
+    note(path, why);
 }
 
 int main(void)
@@ -48,8 +43,6 @@ int main(void)
         printf("ESCAPED: mounted cgroup2 on /w/cg\n");
         return 1;
     }
-    size_t n = strlen(msg);
-    snprintf(msg + n, sizeof(msg) - n, ", mount cgroup2: %s", strerrorname_np(errno));
-    printf("contained: %s\n", msg);
-    return 0;
+    note_errno("mount cgroup2", errno);
+    return contained();
 }

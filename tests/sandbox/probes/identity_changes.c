@@ -1,28 +1,12 @@
 /* Attacks: becoming root or a neighbour uid, raising caps, renaming. Contained: EPERM. */
-#define _GNU_SOURCE
-#include <errno.h>
+#include "probe.h"
+
 #include <grp.h>
 #include <linux/capability.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/fsuid.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-static char msg[2048];
-
-static void must_fail(const char *what, long r)
-{
-    int e = errno;
-    if (r >= 0) {
-        printf("ESCAPED: %s succeeded\n", what);
-        exit(1);
-    }
-    size_t n = strlen(msg);
-    snprintf(msg + n, sizeof(msg) - n, "%s%s: %s", n ? ", " : "", what, strerrorname_np(e));
-}
 
 int main(void)
 {

@@ -1,27 +1,19 @@
 /* Attacks: kernel memory and raw devices (/proc/kcore, /dev/mem, disks). Contained: none opens. */
-#define _GNU_SOURCE
-#include <errno.h>
+#include "probe.h"
+
 #include <fcntl.h>
-#include <stdio.h>
-#include <string.h>
 
 int main(void)
 {
     static const char *const paths[] = {"/proc/kcore",  "/dev/mem",     "/dev/kmem", "/dev/port",
                                         "/proc/kmsg",   "/dev/kmsg",    "/dev/sda",  "/dev/vda",
                                         "/dev/nvme0n1", "/dev/console", "/dev/tty0", "/dev/hwrng"};
-    char msg[1024] = "";
     for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
         /* Opening any of these is the breach itself (CAP_SYS_RAWIO or a device that must not
          * exist); nothing is read, so the probe never blocks. */
-        if (open(paths[i], O_RDONLY | O_NONBLOCK) >= 0) {
-            printf("ESCAPED: opened %s\n", paths[i]);
-            return 1;
-        }
-        size_t n = strlen(msg);
-        snprintf(msg + n, sizeof(msg) - n, "%s%s: %s", n ? ", " : "", paths[i],
-                 strerrorname_np(errno));
+        if (open(paths[i], O_RDONLY | O_NONBLOCK) >= 0)
+            escaped("opened", paths[i]);
+        note_errno(paths[i], errno);
     }
-    printf("contained: %s\n", msg);
-    return 0;
+    return contained();
 }

@@ -1,27 +1,11 @@
 /* Attacks: the cell (pid 1): signals, priority, affinity, rlimits. Contained: EPERM for each. */
-#define _GNU_SOURCE
-#include <errno.h>
+#include "probe.h"
+
 #include <sched.h>
 #include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-static char msg[1024];
-
-static void must_fail(const char *what, long r)
-{
-    int e = errno;
-    if (r >= 0) {
-        printf("ESCAPED: %s succeeded\n", what);
-        exit(1);
-    }
-    size_t n = strlen(msg);
-    snprintf(msg + n, sizeof(msg) - n, "%s%s: %s", n ? ", " : "", what, strerrorname_np(e));
-}
 
 int main(void)
 {
@@ -42,6 +26,5 @@ int main(void)
         must_fail("sched_setaffinity(1)", sched_setaffinity(1, sizeof(set), &set));
     struct rlimit zero = {0, 0};
     must_fail("prlimit(1, RLIMIT_CORE)", prlimit(1, RLIMIT_CORE, &zero, NULL));
-    printf("contained: %s\n", msg);
-    return 0;
+    return contained();
 }

@@ -1,8 +1,6 @@
 /* Attacks: creating device nodes (mem, null, a disk) with mknod. Contained: EPERM for each. */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <stdio.h>
-#include <string.h>
+#include "probe.h"
+
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -17,7 +15,6 @@ int main(void)
                  {"/w/null", S_IFCHR | 0666, 1, 3},
                  {"/tmp/sda", S_IFBLK | 0666, 8, 0},
                  {"/dev/shm/kmsg", S_IFCHR | 0666, 1, 11}};
-    char msg[512] = "";
     for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
         if (mknod(nodes[i].path, nodes[i].mode, makedev(nodes[i].maj, nodes[i].min)) == 0) {
             unlink(nodes[i].path);
@@ -25,10 +22,7 @@ int main(void)
                    nodes[i].min);
             return 1;
         }
-        size_t n = strlen(msg);
-        snprintf(msg + n, sizeof(msg) - n, "%s%s: %s", n ? ", " : "", nodes[i].path,
-                 strerrorname_np(errno));
+        note_errno(nodes[i].path, errno);
     }
-    printf("contained: %s\n", msg);
-    return 0;
+    return contained();
 }

@@ -1,14 +1,9 @@
 /* Attacks: TCP/UDP to the internet, cloud metadata, the docker host. Contained: no route out. */
-#define _GNU_SOURCE
-#include <errno.h>
+#include "probe.h"
+
 #include <netdb.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-static char msg[1536];
 
 /* Connects (TCP) or sends (UDP) without blocking: anything that leaves the box is an escape. */
 static void attempt(int type, const char *host, const char *port)
@@ -28,9 +23,10 @@ static void attempt(int type, const char *host, const char *port)
                host, port, r >= 0 ? "succeeded" : "a route exists, SYN sent");
         exit(1);
     }
-    size_t n = strlen(msg);
-    snprintf(msg + n, sizeof(msg) - n, "%s%s %s:%s: %s", n ? ", " : "",
-             type == SOCK_STREAM ? "tcp" : "udp", host, port, strerrorname_np(errno));
+    int e = errno;
+    char what[96];
+    snprintf(what, sizeof(what), "%s %s:%s", type == SOCK_STREAM ? "tcp" : "udp", host, port);
+    note_errno(what, e);
     close(s);
     freeaddrinfo(ai);
 }
@@ -43,6 +39,5 @@ int main(void)
         attempt(SOCK_STREAM, hosts[i], i == 0 ? "53" : "80");
         attempt(SOCK_DGRAM, hosts[i], "53");
     }
-    printf("contained: %s\n", msg);
-    return 0;
+    return contained();
 }

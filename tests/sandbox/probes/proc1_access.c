@@ -1,26 +1,9 @@
 /* Attacks: the root-owned cell via /proc/1 (environ, mem, root, fd). Contained: EACCES. */
-#define _GNU_SOURCE
+#include "probe.h"
+
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
-
-static char msg[2048];
-
-static void note(const char *what, const char *why)
-{
-    size_t n = strlen(msg);
-    snprintf(msg + n, sizeof(msg) - n, "%s%s: %s", n ? ", " : "", what + 8, why);
-}
-
-static void escaped(const char *what, const char *path)
-{
-    printf("ESCAPED: %s %s\n", what, path);
-    exit(1);
-}
 
 int main(void)
 {
@@ -35,19 +18,19 @@ int main(void)
         int e = errno;
         if (fd >= 0 && read(fd, buf, sizeof(buf)) > 0)
             escaped("read", reads[i]);
-        note(reads[i], fd >= 0 ? "opened, unreadable" : strerrorname_np(e));
+        note(reads[i] + 8, fd >= 0 ? "opened, unreadable" : strerrorname_np(e));
     }
     /* Opening /proc/1/mem at all needs ptrace rights over the cell: that is the breach. */
     if (open("/proc/1/mem", O_RDONLY) >= 0)
         escaped("opened", "/proc/1/mem");
-    note("/proc/1/mem", strerrorname_np(errno));
+    note_errno("mem", errno);
     if (open("/proc/1/mem", O_RDWR) >= 0)
         escaped("opened read-write", "/proc/1/mem");
-    note("/proc/1/mem rw", strerrorname_np(errno));
+    note_errno("mem rw", errno);
     for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
         if (readlink(links[i], buf, sizeof(buf)) >= 0)
             escaped("resolved", links[i]);
-        note(links[i], strerrorname_np(errno));
+        note_errno(links[i] + 8, errno);
     }
     for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
         DIR *d = opendir(lists[i]);
@@ -56,10 +39,9 @@ int main(void)
         while (d && (de = readdir(d)))
             if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
                 escaped("listed", lists[i]);
-        note(lists[i], d ? "empty" : strerrorname_np(e));
+        note(lists[i] + 8, d ? "empty" : strerrorname_np(e));
         if (d)
             closedir(d);
     }
-    printf("contained: %s\n", msg);
-    return 0;
+    return contained();
 }

@@ -1,9 +1,7 @@
 /* Attacks: opening /proc/sys knobs for writing. Contained: every open refused. */
-#define _GNU_SOURCE
-#include <errno.h>
+#include "probe.h"
+
 #include <fcntl.h>
-#include <stdio.h>
-#include <string.h>
 
 int main(void)
 {
@@ -12,7 +10,6 @@ int main(void)
         "/proc/sys/kernel/core_pattern", "/proc/sys/kernel/randomize_va_space",
         "/proc/sys/net/ipv4/ip_forward", "/proc/sys/fs/file-max",
         "/proc/sys/kernel/modprobe"};
-    char msg[1024] = "";
     for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
         /* On a read-only /proc/sys an open for writing fails: success alone is the breach, and
          * nothing is written so a broken sandbox does no harm. */
@@ -20,10 +17,7 @@ int main(void)
             printf("ESCAPED: opened %s for writing\n", knobs[i]);
             return 1;
         }
-        size_t n = strlen(msg);
-        snprintf(msg + n, sizeof(msg) - n, "%s%s: %s", n ? ", " : "", knobs[i] + 10,
-                 strerrorname_np(errno));
+        note_errno(knobs[i] + 10, errno);
     }
-    printf("contained: %s\n", msg);
-    return 0;
+    return contained();
 }

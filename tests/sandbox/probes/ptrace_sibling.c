@@ -1,28 +1,13 @@
 /* Attacks: ptrace/process_vm_readv on a sibling and pid 1. Contained: all refused. */
-#define _GNU_SOURCE
-#include <errno.h>
+#include "probe.h"
+
 #include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char msg[1024];
 static long secret = 42;
-
-static void must_fail(const char *what, long r)
-{
-    int e = errno;
-    if (r >= 0) {
-        printf("ESCAPED: %s succeeded\n", what);
-        exit(1);
-    }
-    size_t n = strlen(msg);
-    snprintf(msg + n, sizeof(msg) - n, "%s%s: %s", n ? ", " : "", what, strerrorname_np(e));
-}
 
 int main(void)
 {
@@ -64,6 +49,5 @@ int main(void)
     kill(sib, SIGKILL);
     waitpid(sib, NULL, 0);
     waitpid(tracee, NULL, 0);
-    printf("contained: %s\n", msg);
-    return 0;
+    return contained();
 }

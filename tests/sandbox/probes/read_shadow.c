@@ -1,9 +1,7 @@
 /* Attacks: host secrets in /etc (shadow, sudoers, ssh keys). Contained: none readable. */
-#define _GNU_SOURCE
-#include <errno.h>
+#include "probe.h"
+
 #include <fcntl.h>
-#include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 int main(void)
@@ -14,7 +12,7 @@ int main(void)
                                           "/etc/sudoers",
                                           "/etc/ssh/ssh_host_ed25519_key",
                                           "/etc/ssh/ssh_host_rsa_key"};
-    char msg[1024] = "", buf[64];
+    char buf[64], what[64];
     for (size_t i = 0; i < sizeof(secrets) / sizeof(secrets[0]); i++) {
         int fd = open(secrets[i], O_RDONLY);
         ssize_t r = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
@@ -22,10 +20,9 @@ int main(void)
             printf("ESCAPED: read %zd bytes of %s\n", r, secrets[i]);
             return 1;
         }
-        size_t n = strlen(msg);
-        snprintf(msg + n, sizeof(msg) - n, "%sopen %s: %s", n ? ", " : "", secrets[i],
-                 fd >= 0 ? "opened but unreadable" : strerror(errno));
+        const char *why = fd >= 0 ? "opened but unreadable" : strerror(errno);
+        snprintf(what, sizeof(what), "open %s", secrets[i]);
+        note(what, why);
     }
-    printf("contained: %s\n", msg);
-    return 0;
+    return contained();
 }

@@ -1,10 +1,8 @@
 /* Attacks: exotic socket families (netlink, packet, vsock, raw, alg...). Contained: none opens. */
-#define _GNU_SOURCE
-#include <errno.h>
+#include "probe.h"
+
 #include <linux/netlink.h>
 #include <netinet/in.h>
-#include <stdio.h>
-#include <string.h>
 #include <sys/socket.h>
 
 int main(void)
@@ -35,17 +33,13 @@ int main(void)
         {"x25", AF_X25, SOCK_SEQPACKET, 0},
         {"unspec", AF_UNSPEC, SOCK_STREAM, 0},
     };
-    char msg[1536] = "";
     for (size_t i = 0; i < sizeof(socks) / sizeof(socks[0]); i++) {
         int s = socket(socks[i].family, socks[i].type, socks[i].proto);
         if (s >= 0) {
             printf("ESCAPED: opened a %s socket\n", socks[i].name);
             return 1;
         }
-        size_t n = strlen(msg);
-        snprintf(msg + n, sizeof(msg) - n, "%s%s: %s", n ? ", " : "", socks[i].name,
-                 strerrorname_np(errno));
+        note_errno(socks[i].name, errno);
     }
-    printf("contained: %s\n", msg);
-    return 0;
+    return contained();
 }

@@ -1,11 +1,8 @@
 /* Attacks: the driver's TCP port argv[1] on the host loopback. Contained: no connect. */
-#define _GNU_SOURCE
+#include "probe.h"
+
 #include <arpa/inet.h>
-#include <errno.h>
 #include <netinet/in.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -19,7 +16,6 @@ int main(int argc, char **argv)
     int port = atoi(argv[1]);
     static const char *const hosts[] = {"127.0.0.1", "127.0.1.1", "0.0.0.0", "::1",
                                         "::ffff:127.0.0.1"};
-    char msg[512] = "";
     for (size_t i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
         struct sockaddr_in6 a6 = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port)};
         struct sockaddr_in a4 = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
@@ -37,9 +33,7 @@ int main(int argc, char **argv)
             printf("ESCAPED: connected to %s port %d\n", hosts[i], port);
             return 1;
         }
-        size_t n = strlen(msg);
-        snprintf(msg + n, sizeof(msg) - n, "%s%s: %s", n ? ", " : "", hosts[i],
-                 strerrorname_np(errno));
+        note_errno(hosts[i], errno);
         close(s);
     }
     printf("contained: port %d: %s\n", port, msg);

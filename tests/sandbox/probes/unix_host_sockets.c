@@ -1,9 +1,7 @@
 /* Attacks: host daemons over unix sockets (systemd, docker...). Contained: no connect. */
-#define _GNU_SOURCE
-#include <errno.h>
+#include "probe.h"
+
 #include <stddef.h>
-#include <stdio.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -23,7 +21,6 @@ int main(void)
                                         "@/org/freedesktop/systemd1/notify",
                                         "@/tmp/.X11-unix/X0",
                                         "@/containerd-shim/verdict.sock"};
-    char msg[1536] = "";
     for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
         struct sockaddr_un a = {.sun_family = AF_UNIX};
         strncpy(a.sun_path, paths[i], sizeof(a.sun_path) - 1);
@@ -43,9 +40,7 @@ int main(void)
             printf("ESCAPED: connected to %s\n", paths[i]);
             return 1;
         }
-        size_t n = strlen(msg);
-        snprintf(msg + n, sizeof(msg) - n, "%s%s: %s", n ? ", " : "", paths[i], strerrorname_np(e));
+        note_errno(paths[i], e);
     }
-    printf("contained: %s\n", msg);
-    return 0;
+    return contained();
 }

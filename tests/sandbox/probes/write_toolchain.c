@@ -1,26 +1,9 @@
 /* Attacks: planting/altering files in the toolchain mounts (gcc, go, python, /usr/include). */
-#define _GNU_SOURCE
-#include <errno.h>
+#include "probe.h"
+
 #include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static char msg[2048];
-
-static void note(const char *what, int e)
-{
-    size_t n = strlen(msg);
-    snprintf(msg + n, sizeof(msg) - n, "%s%s: %s", n ? ", " : "", what, strerrorname_np(e));
-}
-
-static void escaped(const char *what, const char *path)
-{
-    printf("ESCAPED: %s %s\n", what, path);
-    exit(1);
-}
 
 int main(void)
 {
@@ -40,22 +23,21 @@ int main(void)
             unlink(fresh[i]);
             escaped("created", fresh[i]);
         }
-        note(fresh[i], errno);
+        note_errno(fresh[i], errno);
     }
     for (size_t i = 0; i < sizeof(existing) / sizeof(existing[0]); i++) {
         if (open(existing[i], O_WRONLY | O_APPEND) >= 0)
             escaped("opened for writing", existing[i]);
-        note(existing[i], errno);
+        note_errno(existing[i], errno);
     }
     struct stat st; /* metadata writes that would change nothing if they went through */
     if (stat("/usr/include/stdio.h", &st) == 0) {
         if (chmod("/usr/include/stdio.h", st.st_mode & 07777) == 0)
             escaped("chmod", "/usr/include/stdio.h");
-        note("chmod stdio.h", errno);
+        note_errno("chmod stdio.h", errno);
         if (utimensat(AT_FDCWD, "/usr/include/stdio.h", NULL, 0) == 0)
             escaped("touched", "/usr/include/stdio.h");
-        note("utimensat stdio.h", errno);
+        note_errno("utimensat stdio.h", errno);
     }
-    printf("contained: %s\n", msg);
-    return 0;
+    return contained();
 }
