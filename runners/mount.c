@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "runners/child.h"
+#include "runners/job.h"
 
 #define PROBE_TIMEOUT_MS 5000
 #define ROOT             "/tmp"
@@ -149,12 +150,19 @@ static int add_extra_bind(const struct mnt_config *c, struct mnt_plan *p, const 
 {
     char host[MNT_PATH * 2];
     struct stat st;
-    if (!path || path[0] != '/' || strlen(path) >= MNT_PATH || strstr(path, "/.") ||
-        strstr(path, "//"))
+    if (!path || path[0] != '/' || strlen(path) >= MNT_PATH || !job_path_ok(path + 1))
         return err_set(err, -EINVAL, "bind path must be absolute and normal: %.200s",
                        path ? path : "(null)");
     if (strncmp(path, "/usr/", 5) == 0 || strcmp(path, "/usr") == 0)
         return 0; /* already visible through /usr */
+    static const char *const taken[] = {MNT_WORKDIR, "/tmp",        "/dev",
+                                        "/proc",     "/etc/passwd", "/etc/group"};
+    for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]); i++) {
+        size_t n = strlen(taken[i]);
+        if (strncmp(path, taken[i], n) == 0 && (path[n] == '\0' || path[n] == '/'))
+            return err_set(err, -EINVAL, "bind %.200s: the cell mounts its own %s there", path,
+                           taken[i]);
+    }
     snprintf(host, sizeof(host), "%s%s", c->host_prefix, path);
     if (stat(host, &st) < 0)
         return err_set(err, -errno, "bind %s: %m", path);

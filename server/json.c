@@ -177,6 +177,33 @@ const struct json *json_at(const struct json *j, int i)
     return (const struct json *)cJSON_GetArrayItem(CC(j), i);
 }
 
+int json_members(const struct json *j)
+{
+    return j && cJSON_IsObject(CC(j)) ? cJSON_GetArraySize(CC(j)) : 0;
+}
+
+const struct json *json_member(const struct json *j, int i)
+{
+    if (!j || !cJSON_IsObject(CC(j)) || i < 0)
+        return NULL;
+    return (const struct json *)cJSON_GetArrayItem(CC(j), i);
+}
+
+const char *json_key(const struct json *member)
+{
+    return member ? CC(member)->string : NULL;
+}
+
+bool json_is_object(const struct json *j)
+{
+    return j && cJSON_IsObject(CC(j));
+}
+
+bool json_is_array(const struct json *j)
+{
+    return j && cJSON_IsArray(CC(j));
+}
+
 void json_free(struct json *j)
 {
     cJSON_Delete(C(j));

@@ -51,6 +51,16 @@ bool json_bool(const struct json *j, bool *out);
 int json_len(const struct json *j);
 const struct json *json_at(const struct json *j, int i);
 
+/* Object members in order: count (0 for a non-object), the i-th member (NULL when out of
+ * range), and a member's key (borrowed; NULL for an array element). */
+int json_members(const struct json *j);
+const struct json *json_member(const struct json *j, int i);
+const char *json_key(const struct json *member);
+
+/* True for an object / an array. */
+bool json_is_object(const struct json *j);
+bool json_is_array(const struct json *j);
+
 /* Frees a whole tree; NULL is a no-op. */
 void json_free(struct json *j);
 

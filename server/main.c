@@ -79,7 +79,10 @@ static struct run_opts run_opts;
 static int cmd_run(const struct command *cmd, int argc, char **argv, int first)
 {
     if (first >= argc)
-        return usage_error(cmd, "missing the program to run (after --)");
+        return usage_error(cmd, run_opts.lang ? "missing the source file"
+                                              : "missing the program to run (after --)");
+    if (run_opts.lang && argc - first != 1)
+        return usage_error(cmd, "--lang takes exactly one source file");
     run_opts.json = json_out;
     run_opts.argc = argc - first;
     run_opts.argv = argv + first;
@@ -155,6 +158,10 @@ static const struct opt run_table[] = {
     {"env", 'e', OPT_LIST, &run_opts.env, "NAME=VALUE", "set an environment variable", 0, 0},
     {"fetch", 0, OPT_LIST, &run_opts.fetch, "PATH", "return a work-dir file (with --json)", 0, 0},
     {"json", 0, OPT_FLAG, &json_out, NULL, "print the result as JSON", 0, 0},
+    {"lang", 'l', OPT_STRING, &run_opts.lang, "LANG",
+     "compile and run a source file in LANG (name or alias)", 0, 0},
+    {"languages", 0, OPT_STRING, &run_opts.languages, "DIR", "language templates", 0, 0},
+    {"cache", 0, OPT_STRING, &run_opts.cache, "DIR", "compile cache directory", 0, 0},
     HELP_OPT,
     OPT_END,
 };
@@ -165,7 +172,8 @@ static const struct command commands[] = {
     {"run",
      "Run one program in a sandbox cell and print its output and result.\n"
      "Exit status: 0 OK, 1 another verdict (RE, TLE, MLE, OLE), 3 sandbox error.",
-     "[options] -- PROGRAM [ARGS...]", run_table, cmd_run},
+     "[options] -- PROGRAM [ARGS...]  |  verdict run --lang LANG [options] FILE", run_table,
+     cmd_run},
     {"bench", "Judge a file of samples against a dataset and report pass@k (not built yet).",
      "[options] DATASET SAMPLES.jsonl", plain_opts, cmd_not_built},
     {"doctor",

@@ -16,6 +16,9 @@ struct run_opts {
     long pids;               /* 0 = default */
     const char *stdin_path;  /* NULL: empty stdin */
     bool json;
+    const char *lang;      /* --lang: argv[0] is then the source file */
+    const char *languages; /* --languages DIR (default: VERDICT_LANGUAGES, then built-in) */
+    const char *cache;     /* --cache DIR for compiled artifacts */
     struct opt_list files; /* host files copied into the work dir (by base name) */
     struct opt_list env;   /* NAME=value */
     struct opt_list fetch; /* work-dir files to print back (JSON only) */
@@ -25,9 +28,11 @@ struct run_opts {
 
 /* Runs the program and prints its output and a result block (text on stderr after the
  * program's own output, or one JSON document on stdout). argv[0] that names a host file
- * outside /usr is copied into the work dir and run from there. Returns the process exit
- * code: 0 for OK, 1 for any other verdict of the program, 3 when the sandbox could not run
- * it (SE, no root, no cgroups). */
+ * outside /usr is copied into the work dir and run from there. With lang, argv[0] is a source
+ * file in that language: compiled through the cache (a CE prints the compiler's message),
+ * then run. Returns the process exit code: 0 for OK, 1 for any other verdict of the program
+ * (CE included), 2 for an unknown language, 3 when the sandbox could not run it (SE, no
+ * root, no cgroups, toolchain unavailable). */
 int run_main(const struct run_opts *o);
 
 #endif

@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,8 +98,7 @@ int toolchain_rustup_default(const char *settings, char *buf, size_t cap)
     return -ENOENT;
 }
 
-/* The rustup default toolchain's own rustc: $RUSTUP_HOME (or ~/.rustup)/toolchains/NAME. */
-static bool resolve_rustup(char *path, size_t cap)
+int toolchain_rustup_dir(char *dir, size_t cap)
 {
     char home[256], settings[4096], name[128], file[512];
     const char *rh = getenv("RUSTUP_HOME"), *h = getenv("HOME");
@@ -107,12 +107,24 @@ static bool resolve_rustup(char *path, size_t cap)
     else if (h && *h)
         snprintf(home, sizeof(home), "%s/.rustup", h);
     else
-        return false;
+        return -ENOENT;
     snprintf(file, sizeof(file), "%s/settings.toml", home);
     if (file_read(file, settings, sizeof(settings)) < 0 ||
         toolchain_rustup_default(settings, name, sizeof(name)) < 0)
+        return -ENOENT;
+    int n = snprintf(dir, cap, "%s/toolchains/%s", home, name);
+    if (n <= 0 || (size_t)n >= cap)
+        return -ENAMETOOLONG;
+    return access(dir, X_OK) == 0 ? 0 : -errno;
+}
+
+/* The rustup default toolchain's own rustc (never the rustup proxy). */
+static bool resolve_rustup(char *path, size_t cap)
+{
+    char dir[512];
+    if (toolchain_rustup_dir(dir, sizeof(dir)) < 0)
         return false;
-    int n = snprintf(path, cap, "%s/toolchains/%s/bin/rustc", home, name);
+    int n = snprintf(path, cap, "%s/bin/rustc", dir);
     return n > 0 && (size_t)n < cap && access(path, X_OK) == 0;
 }
 
@@ -149,7 +161,7 @@ struct running {
     char out[OUT_CAP];
 };
 
-static int spawn_version(const char *path, const char *arg, struct running *r, char err[ERR_LEN])
+static int spawn_version(const char *const *argv, struct running *r, char err[ERR_LEN])
 {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) < 0)
@@ -159,18 +171,16 @@ static int spawn_version(const char *path, const char *arg, struct running *r, c
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
     posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-    char argv0[TOOLCHAIN_PATH], argv1[32]; /* posix_spawn wants mutable strings */
-    snprintf(argv0, sizeof(argv0), "%s", path);
-    snprintf(argv1, sizeof(argv1), "%s", arg);
-    char *argv[] = {argv0, argv1, NULL};
-    int rc = posix_spawn(&r->pid, path, &fa, NULL, argv, environ);
+    /* posix_spawn's argv is not const-qualified, but it does not write to it. */
+    int rc = posix_spawn(&r->pid, argv[0], &fa, NULL, (char *const *)(uintptr_t)argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
     if (rc != 0) {
         close(fds[0]);
-        return err_set(err, -rc, "spawn %s: %s", path, strerror(rc));
+        return err_set(err, -rc, "spawn %s: %s", argv[0], strerror(rc));
     }
     r->fd = fds[0];
+    fcntl(r->fd, F_SETFL, O_NONBLOCK);
     return 0;
 }
 
@@ -216,23 +226,42 @@ static int drain(struct running *run, size_t n, long long deadline)
     }
 }
 
-static void finish(const struct toolchain *t, struct running *r, struct toolchain_found *f)
+/* Reaps a version command (killing it if it is still running) and picks its version line.
+ * Returns 0, or a negative errno with the reason in err. */
+static int finish(struct running *r, const char *what, const char *pick, char *version, size_t cap,
+                  char err[ERR_LEN])
 {
-    if (r->fd >= 0) {
+    bool late = r->fd >= 0;
+    if (late) {
         kill(r->pid, SIGKILL);
         close(r->fd);
     }
     int status = 0;
     while (waitpid(r->pid, &status, 0) < 0 && errno == EINTR)
         ;
-    if (r->fd >= 0)
-        err_set(f->err, -ETIMEDOUT, "%s %s did not answer in time", f->path, t->version_arg);
-    else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        err_set(f->err, -EIO, "%s %s failed (status %d)", f->path, t->version_arg, status);
-    else if (!toolchain_pick_line(r->out, t->pick, f->version, sizeof(f->version)))
-        err_set(f->err, -EIO, "%s %s printed no version line", f->path, t->version_arg);
-    else
-        f->ok = true;
+    if (late)
+        return err_set(err, -ETIMEDOUT, "%s did not answer in time", what);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return err_set(err, -EIO, "%s failed (status %d)", what, status);
+    if (!toolchain_pick_line(r->out, pick, version, cap))
+        return err_set(err, -EIO, "%s printed no version line", what);
+    return 0;
+}
+
+int toolchain_version_of(const char *const *argv, const char *pick, char *out, size_t cap,
+                         int timeout_ms, char err[ERR_LEN])
+{
+    struct running *r = calloc(1, sizeof(*r));
+    if (!r)
+        return err_set(err, -ENOMEM, "out of memory");
+    r->fd = -1;
+    int rc = spawn_version(argv, r, err);
+    if (rc == 0) {
+        drain(r, 1, now_ms() + timeout_ms);
+        rc = finish(r, argv[0], pick, out, cap, err);
+    }
+    free(r);
+    return rc;
 }
 
 int toolchain_probe_all(struct toolchain_found *out, int timeout_ms)
@@ -247,19 +276,22 @@ int toolchain_probe_all(struct toolchain_found *out, int timeout_ms)
         run[i].fd = -1;
         run[i].pid = -1;
         f->found = locate(&table[i], f->path, sizeof(f->path));
+        const char *argv[] = {f->path, table[i].version_arg, NULL};
         if (!f->found) {
             f->path[0] = '\0';
             err_set(f->err, -ENOENT, "not installed");
-        } else if (spawn_version(f->path, table[i].version_arg, &run[i], f->err) < 0)
+        } else if (spawn_version(argv, &run[i], f->err) < 0) {
             run[i].pid = -1;
-        if (run[i].fd >= 0)
-            fcntl(run[i].fd, F_SETFL, O_NONBLOCK);
+        }
     }
     drain(run, NTOOLS, now_ms() + timeout_ms);
     int ok = 0;
     for (size_t i = 0; i < NTOOLS; i++) {
+        char what[TOOLCHAIN_PATH + 16];
+        snprintf(what, sizeof(what), "%s %s", out[i].path, table[i].version_arg);
         if (run[i].pid > 0)
-            finish(&table[i], &run[i], &out[i]);
+            out[i].ok = finish(&run[i], what, table[i].pick, out[i].version, sizeof(out[i].version),
+                               out[i].err) == 0;
         ok += out[i].ok;
     }
     free(run);

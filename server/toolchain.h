@@ -35,6 +35,16 @@ size_t toolchain_count(void);
  * Returns the number found and working. */
 int toolchain_probe_all(struct toolchain_found *out, int timeout_ms);
 
+/* Runs one version command (argv[0] an absolute path; stdin /dev/null, stdout and stderr
+ * captured) and picks its version line as toolchain_pick_line does. Returns 0, or a negative
+ * errno with the reason in err (not executable, failed, timed out, no version line). */
+int toolchain_version_of(const char *const *argv, const char *pick, char *out, size_t cap,
+                         int timeout_ms, char err[ERR_LEN]);
+
+/* The rustup default toolchain's directory ($RUSTUP_HOME or ~/.rustup, then
+ * toolchains/<default_toolchain>) into dir. Returns 0, or -ENOENT when there is none. */
+int toolchain_rustup_dir(char *dir, size_t cap);
+
 /* From a version command's output, the first line containing pick (or the first non-empty
  * line when pick is NULL), trimmed, into buf (cap bytes). Returns buf, or NULL if no line
  * matches. Pure. */

@@ -4,7 +4,7 @@ set -euo pipefail
 root=${1:-$(dirname "$0")/..}
 cd "$root"
 command -v clang-format >/dev/null || { echo "clang-format not installed"; exit 1; }
-mapfile -t files < <(find server runners tests benchmarks languages -name '*.[ch]' 2>/dev/null | sort)
+mapfile -t files < <(find server runners tests benchmarks languages -name '*.[ch]' -not -path '*/sandbox/languages/*' 2>/dev/null | sort)
 [ ${#files[@]} -gt 0 ] || { echo "no sources found under $root"; exit 1; }
 bad=0
 for f in "${files[@]}"; do

@@ -173,12 +173,10 @@ static void test_bad_binds(void)
 {
     fixture(true);
     static struct mnt_plan p;
-    const char *bad[][1] = {{"relative/path"},
-                            {"/opt/../etc"},
-                            {"/opt/./toolchain"},
-                            {"/opt//toolchain"},
-                            {"/does/not/exist"}};
-    int want[] = {-EINVAL, -EINVAL, -EINVAL, -EINVAL, -ENOENT};
+    const char *bad[][1] = {{"relative/path"},   {"/opt/../etc"},    {"/opt/./toolchain"},
+                            {"/opt//toolchain"}, {"/tmp/cache"},     {"/w"},
+                            {"/dev/nvidia0"},    {"/does/not/exist"}};
+    int want[] = {-EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL, -EINVAL, -ENOENT};
     for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
         struct mnt_config c = {.host_prefix = root, .binds = bad[i], .nbinds = 1};
         char err[ERR_LEN] = "";

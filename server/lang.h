@@ -1,0 +1,83 @@
+/*
+ * lang: the languages verdict offers, each a JSON template in languages/ (see
+ * languages/README.md for the schema), loaded and validated at start.
+ *
+ * Adding a language needs no C change. A template names its source file, an optional compile
+ * step (argv, env, limits, the artifacts it leaves), a run step, default limits, toolchain
+ * directories to bind into cells, and a version command. A language whose toolchain is
+ * missing is loaded but marked unavailable, with the reason.
+ */
+#ifndef VERDICT_LANG_H
+#define VERDICT_LANG_H
+
+#include <stdbool.h>
+
+#include "runners/err.h"
+#include "runners/job.h"
+
+#define LANG_NAME    32
+#define LANG_MAX     64
+#define LANG_VERSION 160
+
+struct lang_step {
+    int argc;
+    char **argv; /* may hold placeholders: {dir}, {memory_bytes}, {cuda_arch} */
+    int nenv;
+    char **env; /* "NAME=value" */
+    struct job_limits limits;
+};
+
+struct lang {
+    char name[LANG_NAME];
+    int naliases;
+    char **aliases;
+    char *source;  /* file the code is written to, e.g. "main.cpp" */
+    bool compiled; /* has a compile step */
+    struct lang_step compile;
+    int nartifacts;
+    char **artifacts;     /* what the compile step leaves for the run step */
+    struct lang_step run; /* its limits are the language's defaults */
+    int nbinds;
+    char **binds; /* host directories cells must see read-only */
+    int nversion;
+    char **version;     /* the version command */
+    char *version_pick; /* substring of the version line, or NULL: first line */
+    bool needs_gpu;     /* runs need a GPU */
+    char path[256];     /* the template file, for messages */
+    /* Filled by lang_probe: */
+    bool available;
+    char version_line[LANG_VERSION];
+    char why[ERR_LEN]; /* why it is unavailable */
+};
+
+struct lang_set;
+
+/* Loads every *.json in dir. Returns 0 with *out, or -EINVAL with "FILE: FIELD: problem" in
+ * err (the first problem found; nothing is loaded then). `{rustup}` in binds and argv is
+ * replaced by the rustup default toolchain's directory. */
+int lang_load_dir(const char *dir, struct lang_set **out, char err[ERR_LEN]);
+
+/* Parses one template from text (path names it in messages). Returns 0 with the language in
+ * *out (free with lang_free), or -EINVAL with "PATH: FIELD: problem" in err. */
+int lang_parse(const char *path, const char *text, struct lang **out, char err[ERR_LEN]);
+
+/* Checks each language's toolchain (its executables exist; the version command answers), or
+ * only the one named `only` when that is not NULL. Never fails: an unavailable language gets
+ * its reason. */
+void lang_probe(struct lang_set *set, const char *only);
+
+/* The language with this name or alias (case-insensitive), or NULL. Borrowed. */
+const struct lang *lang_find(const struct lang_set *set, const char *name);
+
+/* Languages in name order. */
+int lang_count(const struct lang_set *set);
+const struct lang *lang_at(const struct lang_set *set, int i);
+
+/* Every bind any language needs, deduplicated (for the cells' configuration). Borrowed; *n
+ * receives the count. */
+const char *const *lang_binds(const struct lang_set *set, int *n);
+
+void lang_free(struct lang *l);
+void lang_set_free(struct lang_set *set);
+
+#endif

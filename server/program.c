@@ -1,0 +1,284 @@
+/*
+ * program: compile through the cache, then run.
+ *
+ * An entry holds the artifacts plus "status" ("ok" or "ce") and "output" (what the compiler
+ * printed). Compile faults of the sandbox (SE) are never cached: the next request tries again.
+ * Placeholders in a template's argv are expanded here: {dir} (the artifacts' directory, or
+ * the work dir for a language without a compile step), {memory_bytes} (the run's memory
+ * limit), {cuda_arch} (this server's GPU architecture flag).
+ */
+#include "server/program.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "server/sha256.h"
+
+#define MAX_ARGS 128
+#define MAX_MSG  (64 * 1024)
+
+struct expanded {
+    const char *argv[MAX_ARGS + 1];
+    char storage[MAX_ARGS][512];
+};
+
+static void expand_argv(const struct lang_step *st, const char *dir, uint64_t memory,
+                        const char *cuda_arch, struct expanded *x)
+{
+    int n = st->argc < MAX_ARGS ? st->argc : MAX_ARGS;
+    for (int i = 0; i < n; i++) {
+        const char *a = st->argv[i];
+        char *out = x->storage[i];
+        size_t o = 0;
+        while (*a && o < sizeof(x->storage[i]) - 1) {
+            const char *val = NULL;
+            char num[32];
+            size_t skip = 0;
+            if (strncmp(a, "{dir}", 5) == 0)
+                val = dir, skip = 5;
+            else if (strncmp(a, "{memory_bytes}", 14) == 0)
+                snprintf(num, sizeof(num), "%llu", (unsigned long long)memory), val = num,
+                                                                                skip = 14;
+            else if (strncmp(a, "{cuda_arch}", 11) == 0)
+                val = cuda_arch, skip = 11;
+            if (val) {
+                o += (size_t)snprintf(out + o, sizeof(x->storage[i]) - o, "%s", val);
+                o = o < sizeof(x->storage[i]) ? o : sizeof(x->storage[i]) - 1;
+                a += skip;
+            } else {
+                out[o++] = *a++;
+            }
+        }
+        out[o] = '\0';
+        x->argv[i] = out;
+    }
+    x->argv[n] = NULL;
+}
+
+static void hash_str(struct sha256 *h, const char *s)
+{
+    sha256_update(h, s, strlen(s) + 1); /* with the NUL: "ab","c" differs from "a","bc" */
+}
+
+void program_key(const struct program_env *env, const struct lang *l, const struct job_file *files,
+                 int nfiles, char key[65])
+{
+    struct sha256 h;
+    sha256_init(&h);
+    hash_str(&h, "verdict compile v1");
+    hash_str(&h, l->name);
+    hash_str(&h, l->version_line);
+    hash_str(&h, env->cuda_arch);
+    for (int i = 0; i < l->compile.argc; i++)
+        hash_str(&h, l->compile.argv[i]);
+    for (int i = 0; i < l->compile.nenv; i++)
+        hash_str(&h, l->compile.env[i]);
+    for (int i = 0; i < nfiles; i++) {
+        uint64_t len = files[i].len;
+        hash_str(&h, files[i].path);
+        sha256_update(&h, &files[i].mode, sizeof(files[i].mode));
+        sha256_update(&h, &len, sizeof(len));
+        sha256_update(&h, files[i].data, files[i].len);
+    }
+    sha256_hex(&h, key);
+}
+
+static int write_file(const char *dir, const char *name, const void *data, size_t len, mode_t mode)
+{
+    char path[CACHE_PATH + 64];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
+    if (fd < 0)
+        return -errno;
+    const uint8_t *p = data;
+    int rc = 0;
+    while (len > 0 && rc == 0) {
+        ssize_t w = write(fd, p, len);
+        if (w <= 0)
+            rc = w < 0 ? -errno : -EIO;
+        else
+            p += w, len -= (size_t)w;
+    }
+    if (rc == 0 && fchmod(fd, mode) < 0)
+        rc = -errno;
+    close(fd);
+    return rc;
+}
+
+static char *read_file(const char *dir, const char *name, size_t max)
+{
+    char path[CACHE_PATH + 64];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    char *buf = f ? malloc(max + 1) : NULL;
+    size_t n = buf ? fread(buf, 1, max, f) : 0;
+    if (buf)
+        buf[n] = '\0';
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+/* The compiler's output for a CE: what it printed, and which limit stopped it, if one did. */
+static char *compile_message(const struct job_result *r)
+{
+    size_t cap = r->out_len + r->err_len + 256;
+    cap = cap < MAX_MSG ? cap : MAX_MSG;
+    char *m = malloc(cap);
+    if (!m)
+        return NULL;
+    size_t o = 0;
+    if (r->status != JOB_RE && r->status != JOB_OK)
+        o += (size_t)snprintf(m, cap, "compilation stopped: %s (%s)\n", job_status_name(r->status),
+                              r->message);
+    size_t take = r->err_len < cap - 1 - o ? r->err_len : cap - 1 - o;
+    memcpy(m + o, r->err, take);
+    o += take;
+    take = r->out_len < cap - 1 - o ? r->out_len : cap - 1 - o;
+    memcpy(m + o, r->out, take);
+    o += take;
+    m[o] = '\0';
+    return m;
+}
+
+/* Runs the compile step into e->tmp. Returns 0 (ok or CE recorded), or -EIO for SE. */
+static int compile(const struct program_env *env, const struct lang *l, struct program *p,
+                   char err[ERR_LEN])
+{
+    struct expanded x;
+    expand_argv(&l->compile, ".", 0, env->cuda_arch, &x);
+    struct job j = {.argc = l->compile.argc,
+                    .argv = x.argv,
+                    .nenv = l->compile.nenv,
+                    .env = (const char *const *)l->compile.env,
+                    .nfiles = p->nfiles,
+                    .files = p->files,
+                    .nfetch = l->nartifacts,
+                    .fetch = (const char *const *)l->artifacts,
+                    .limits = l->compile.limits};
+    uint8_t *payload = NULL;
+    struct job_result *r = &p->compile;
+    pool_run(env->pool, &j, r, &payload);
+    int rc = 0;
+    if (r->status == JOB_SE) {
+        rc = err_set(err, -EIO, "compile: %s", r->message);
+        goto out;
+    }
+    bool all = r->status == JOB_OK && r->nfetched == l->nartifacts;
+    for (int i = 0; all && i < r->nfetched; i++)
+        all = r->fetched[i].error == 0;
+    for (int i = 0; all && i < r->nfetched && rc == 0; i++)
+        rc = write_file(p->entry.tmp, l->artifacts[i], r->fetched[i].data, r->fetched[i].len, 0755);
+    p->message = compile_message(r);
+    if (rc == 0 && p->message)
+        rc = write_file(p->entry.tmp, ".output", p->message, strlen(p->message), 0644);
+    if (rc == 0)
+        rc = write_file(p->entry.tmp, ".status", all ? "ok" : "ce", 2, 0644);
+    if (rc < 0)
+        err_set(err, rc, "write the compile cache: %s", strerror(-rc));
+    p->ok = all;
+out:
+    /* The measurements stay; the buffers they borrow go with the payload. */
+    job_result_fini(r);
+    r->out = r->err = NULL;
+    r->out_len = r->err_len = 0;
+    free(payload);
+    return rc;
+}
+
+int program_build(const struct program_env *env, const struct lang *l, const struct job_file *files,
+                  int nfiles, struct program *p, char err[ERR_LEN])
+{
+    memset(p, 0, sizeof(*p));
+    p->lang = l;
+    p->files = files;
+    p->nfiles = nfiles;
+    if (!l->compiled) {
+        p->ok = true;
+        return 0;
+    }
+    char key[65];
+    program_key(env, l, files, nfiles, key);
+    int state = cache_acquire(env->cache, key, &p->entry, err);
+    if (state < 0)
+        return state;
+    p->pinned = true;
+    if (state == CACHE_HIT) {
+        char *status = read_file(p->entry.dir, ".status", 8);
+        p->ok = status && strncmp(status, "ok", 2) == 0;
+        p->cached = true;
+        p->message = read_file(p->entry.dir, ".output", MAX_MSG);
+        free(status);
+        return 0;
+    }
+    int rc = compile(env, l, p, err);
+    if (rc == 0)
+        rc = cache_commit(env->cache, &p->entry, err);
+    else
+        cache_abort(env->cache, &p->entry);
+    if (rc < 0)
+        p->pinned = false; /* abort and a failed commit both released the entry */
+    return rc;
+}
+
+void program_run(const struct program_env *env, const struct program *p, const uint8_t *in,
+                 size_t in_len, const struct job_limits *limits, struct job_result *res,
+                 uint8_t **payload)
+{
+    const struct lang *l = p->lang;
+    *payload = NULL;
+    memset(res, 0, sizeof(*res));
+    res->exit_code = -1;
+    if (!p->ok) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message), "program did not compile");
+        return;
+    }
+    if (l->needs_gpu && env->gpus == 0) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message),
+                 "no GPU on this server: %s programs compile but cannot run", l->name);
+        return;
+    }
+    struct job_limits lim = l->run.limits;
+    if (limits) {
+        const struct job_limits *o = limits;
+        lim.cpu_ms = o->cpu_ms ? o->cpu_ms : lim.cpu_ms;
+        lim.wall_ms = o->wall_ms ? o->wall_ms : lim.wall_ms;
+        lim.memory_bytes = o->memory_bytes ? o->memory_bytes : lim.memory_bytes;
+        lim.stack_bytes = o->stack_bytes ? o->stack_bytes : lim.stack_bytes;
+        lim.stdout_bytes = o->stdout_bytes ? o->stdout_bytes : lim.stdout_bytes;
+        lim.stderr_bytes = o->stderr_bytes ? o->stderr_bytes : lim.stderr_bytes;
+        lim.file_bytes = o->file_bytes ? o->file_bytes : lim.file_bytes;
+        lim.fetch_bytes = o->fetch_bytes ? o->fetch_bytes : lim.fetch_bytes;
+        lim.pids = o->pids ? o->pids : lim.pids;
+        lim.nofile = o->nofile ? o->nofile : lim.nofile;
+    }
+    job_limits_defaults(&lim);
+    struct expanded x;
+    expand_argv(&l->run, l->compiled ? p->entry.dir : ".", lim.memory_bytes, env->cuda_arch, &x);
+    struct job j = {.argc = l->run.argc,
+                    .argv = x.argv,
+                    .nenv = l->run.nenv,
+                    .env = (const char *const *)l->run.env,
+                    .nfiles = l->compiled ? 0 : p->nfiles,
+                    .files = p->files,
+                    .stdin_data = in,
+                    .stdin_len = in_len,
+                    .limits = lim};
+    pool_run(env->pool, &j, res, payload);
+}
+
+void program_free(const struct program_env *env, struct program *p)
+{
+    if (p->pinned)
+        cache_release(env->cache, &p->entry);
+    p->pinned = false;
+    free(p->message);
+    p->message = NULL;
+}

@@ -1,0 +1,57 @@
+/*
+ * program: a submission in a language, compiled once (through the cache) and run many times.
+ *
+ * program_build turns source files into a runnable program: for a compiled language it looks
+ * the compile up in the cache by a key over (language, toolchain version, compile command and
+ * environment, GPU architecture, every source file) and compiles in a sandbox cell only on a
+ * miss, with the compile step's own limits; a program that does not compile is a CE carrying
+ * the compiler's message (and is cached as such). program_run runs it with the language's run
+ * step; the artifacts are used in place, from the cache directory bound read-only into cells.
+ */
+#ifndef VERDICT_PROGRAM_H
+#define VERDICT_PROGRAM_H
+
+#include <stdbool.h>
+
+#include "runners/pool.h"
+#include "server/cache.h"
+#include "server/lang.h"
+
+struct program_env {
+    struct pool *pool;
+    struct cache *cache;
+    char cuda_arch[96]; /* nvcc's architecture flag for this server's GPU */
+    int gpus;           /* GPUs on this server; 0: GPU languages compile but do not run */
+};
+
+struct program {
+    const struct lang *lang;
+    bool ok;     /* compiled (or needs no compiling); false: CE */
+    bool cached; /* the compile was served from the cache */
+    bool pinned; /* entry is pinned in the cache */
+    struct cache_entry entry;
+    char *message; /* the compiler's output (CE) or NULL; heap */
+    int nfiles;    /* the sources, kept for languages without a compile step */
+    const struct job_file *files;
+    struct job_result compile; /* the compile step's measurements (when it ran) */
+};
+
+/* Builds a program from its source files (borrowed; they must outlive it). Returns 0 (with
+ * p->ok false for a CE), or a negative errno with err when the sandbox failed (SE). */
+int program_build(const struct program_env *env, const struct lang *l, const struct job_file *files,
+                  int nfiles, struct program *p, char err[ERR_LEN]);
+
+/* Runs a built program once with stdin and limits (zero fields: the language's defaults).
+ * Fills res like pool_run (free *payload after job_result_fini). */
+void program_run(const struct program_env *env, const struct program *p, const uint8_t *in,
+                 size_t in_len, const struct job_limits *limits, struct job_result *res,
+                 uint8_t **payload);
+
+/* Releases the program's cache pin and message. */
+void program_free(const struct program_env *env, struct program *p);
+
+/* The cache key of a compile (64 hex digits), exposed for tests. */
+void program_key(const struct program_env *env, const struct lang *l, const struct job_file *files,
+                 int nfiles, char key[65]);
+
+#endif

@@ -1,0 +1,1 @@
+x=aaaaaaaaaaaaaaaa; while :; do x=$x$x; done

@@ -1,0 +1,1 @@
+( echo 42 > /tmp/v ) & wait; cat /tmp/v

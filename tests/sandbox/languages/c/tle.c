@@ -1,0 +1,1 @@
+int main(void) { for (volatile unsigned long i = 0;; i++) ; }

@@ -1,0 +1,1 @@
+int main() { volatile unsigned long i = 0; for (;;) i++; }

@@ -1,0 +1,2 @@
+__global__ void k(int *v) { *v = undeclared; }
+int main() { return 0; }

@@ -1,0 +1,1 @@
+public class Main { static volatile long x; public static void main(String[] a) { for (;;) x++; } }

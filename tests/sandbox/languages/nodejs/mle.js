@@ -1,0 +1,2 @@
+const hog = [];
+for (;;) hog.push(Buffer.alloc(1 << 20, 1));

@@ -1,0 +1,2 @@
+import sys
+sys.stdout.write(sys.stdin.read())

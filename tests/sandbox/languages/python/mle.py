@@ -1,0 +1,3 @@
+hog = []
+while True:
+    hog.append(bytearray(1 << 20))

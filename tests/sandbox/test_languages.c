@@ -1,0 +1,335 @@
+/*
+ * Every language, for real (label sandbox): hello world, stdin echoed, a compile error (CE
+ * with the compiler's message), a runtime error (RE, exit code 3), TLE, MLE, threads; Go and
+ * Rust allocating 200 MB under 512 MB; the compile cache compiling a C++ and a Rust program
+ * once for 20 runs; compile bombs ending as CE within their limits; CUDA compiling without a
+ * GPU (its runs need one: test_cuda).
+ *
+ * usage: test_languages VERDICT_EXE LANGUAGES_DIR PROGRAMS_DIR
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runners/cell.h"
+#include "server/program.h"
+#include "test.h"
+
+#define UID_BASE 60200
+
+static struct lang_set *langs;
+static struct program_env env;
+static const char *programs;
+static char cache_root[64];
+
+struct source {
+    struct job_file file;
+    uint8_t *data;
+};
+
+static const char *suffix; /* appended to every source when set: a fresh cache key */
+
+/* Reads PROGRAMS/DIR/NAME into a job file named as the language wants its source. */
+static bool load(const struct lang *l, const char *dir, const char *name, struct source *s)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s/%s", programs, dir, name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    s->data = NULL;
+    size_t extra = suffix ? strlen(suffix) : 0;
+    if (fd < 0 || fstat(fd, &st) < 0 || !(s->data = malloc((size_t)st.st_size + extra + 1)) ||
+        read(fd, s->data, (size_t)st.st_size) != st.st_size) {
+        fprintf(stderr, "cannot read %s\n", path);
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    close(fd);
+    if (extra)
+        memcpy(s->data + st.st_size, suffix, extra);
+    s->file = (struct job_file){l->source, 0644, s->data, (size_t)st.st_size + extra};
+    return true;
+}
+
+struct outcome {
+    struct program prog;
+    struct job_result res;
+    uint8_t *payload;
+    char out[1024];
+};
+
+/* Builds and (if it compiled) runs lang/dir/name with stdin and limits. */
+static bool run(const char *lang, const char *dir, const char *name, const char *in,
+                struct job_limits lim, struct outcome *o)
+{
+    const struct lang *l = lang_find(langs, lang);
+    struct source src;
+    char err[ERR_LEN] = "";
+    memset(o, 0, sizeof(*o));
+    if (!l || !load(l, dir, name, &src))
+        return false;
+    if (program_build(&env, l, &src.file, 1, &o->prog, err) < 0) {
+        fprintf(stderr, "%s/%s: %s\n", dir, name, err);
+        free(src.data);
+        return false;
+    }
+    if (o->prog.ok) {
+        program_run(&env, &o->prog, (const uint8_t *)in, in ? strlen(in) : 0, &lim, &o->res,
+                    &o->payload);
+        size_t n = o->res.out_len < sizeof(o->out) - 1 ? o->res.out_len : sizeof(o->out) - 1;
+        if (n > 0) /* a result without output may have no buffer at all */
+            memcpy(o->out, o->res.out, n);
+        o->out[n] = '\0';
+    }
+    free(src.data);
+    return true;
+}
+
+static void done(struct outcome *o)
+{
+    job_result_fini(&o->res);
+    free(o->payload);
+    program_free(&env, &o->prog);
+}
+
+struct case_ {
+    const char *lang, *dir, *ext;
+    bool compiled_ce; /* a syntax error is a CE (else found at run time: RE) */
+};
+
+static const struct case_ cases[] = {
+    {"c", "c", "c", true},
+    {"cpp", "cpp", "cpp", true},
+    {"python", "python", "py", false},
+    {"go", "go", "go", true},
+    {"rust", "rust", "rs", true},
+    {"nodejs", "nodejs", "js", false},
+    {"java", "java", "java", true},
+    {"bash", "bash", "sh", false},
+};
+
+static void check_language(const struct case_ *c)
+{
+    const struct lang *l = lang_find(langs, c->lang);
+    ASSERT_NOT_NULL(l);
+    if (!l->available) {
+        fprintf(stderr, "%s unavailable here: %s\n", c->lang, l->why);
+        ASSERT_TRUE(l->available);
+    }
+    char name[32];
+    struct outcome o;
+    printf("  %s (%s)\n", c->lang, l->version_line);
+
+    snprintf(name, sizeof(name), "hello.%s", c->ext);
+    ASSERT_TRUE(run(c->lang, c->dir, name, NULL, (struct job_limits){0}, &o));
+    ASSERT_TRUE(o.prog.ok);
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_STR_EQ(o.out, "hello\n");
+    done(&o);
+
+    snprintf(name, sizeof(name), "echo.%s", c->ext);
+    ASSERT_TRUE(run(c->lang, c->dir, name, "line one\nline two\n", (struct job_limits){0}, &o));
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_STR_EQ(o.out, "line one\nline two\n");
+    done(&o);
+
+    snprintf(name, sizeof(name), "ce.%s", c->ext);
+    ASSERT_TRUE(run(c->lang, c->dir, name, NULL, (struct job_limits){0}, &o));
+    if (c->compiled_ce) {
+        ASSERT_FALSE(o.prog.ok);
+        ASSERT_NOT_NULL(o.prog.message);
+        ASSERT_TRUE(strlen(o.prog.message) > 10); /* the compiler's own words */
+    } else {
+        ASSERT_TRUE(o.prog.ok);
+        ASSERT_INT_EQ(o.res.status, JOB_RE);
+    }
+    done(&o);
+
+    snprintf(name, sizeof(name), "re.%s", c->ext);
+    ASSERT_TRUE(run(c->lang, c->dir, name, NULL, (struct job_limits){0}, &o));
+    ASSERT_INT_EQ(o.res.status, JOB_RE);
+    ASSERT_INT_EQ(o.res.exit_code, 3);
+    done(&o);
+
+    snprintf(name, sizeof(name), "tle.%s", c->ext);
+    ASSERT_TRUE(
+        run(c->lang, c->dir, name, NULL, (struct job_limits){.cpu_ms = 700, .wall_ms = 5000}, &o));
+    ASSERT_INT_EQ(o.res.status, JOB_TLE);
+    ASSERT_INT_EQ(o.res.tle_clock, JOB_CLOCK_CPU);
+    done(&o);
+
+    snprintf(name, sizeof(name), "mle.%s", c->ext);
+    ASSERT_TRUE(run(c->lang, c->dir, name, NULL,
+                    (struct job_limits){.memory_bytes = 256 << 20, .cpu_ms = 10000}, &o));
+    /* The JVM sizes its heap from the limit and stops with OutOfMemoryError before the
+     * kernel must: that is still the program running out of memory. */
+    bool java_oom = strcmp(c->lang, "java") == 0 && o.res.status == JOB_RE && o.res.err_len > 0 &&
+                    memmem(o.res.err, o.res.err_len, "OutOfMemoryError", 16);
+    if (o.res.status != JOB_MLE && !java_oom)
+        fprintf(stderr, "%s mle: %s %s\n", c->lang, job_status_name(o.res.status), o.res.message);
+    ASSERT_TRUE(o.res.status == JOB_MLE || java_oom);
+    done(&o);
+
+    snprintf(name, sizeof(name), "threads.%s", c->ext);
+    ASSERT_TRUE(run(c->lang, c->dir, name, NULL, (struct job_limits){0}, &o));
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_STR_EQ(o.out, "42\n");
+    done(&o);
+}
+
+static void test_languages(void)
+{
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        int before = test_failed_;
+        check_language(&cases[i]);
+        if (test_failed_ != before)
+            fprintf(stderr, "language %s failed\n", cases[i].lang);
+    }
+}
+
+/* 200 MB under 512 MB: fine with a cgroup limit (RLIMIT_AS would break Go and Rust). */
+static void test_big_allocations(void)
+{
+    const char *big[][3] = {{"go", "go", "big.go"}, {"rust", "rust", "big.rs"}};
+    for (int i = 0; i < 2; i++) {
+        struct outcome o;
+        ASSERT_TRUE(run(big[i][0], big[i][1], big[i][2], NULL,
+                        (struct job_limits){.memory_bytes = 512 << 20}, &o));
+        if (o.res.status != JOB_OK)
+            fprintf(stderr, "%s: %s %s\n", big[i][2], job_status_name(o.res.status), o.res.message);
+        ASSERT_INT_EQ(o.res.status, JOB_OK);
+        ASSERT_STR_EQ(o.out, "200\n");
+        ASSERT_TRUE(o.res.memory_kib > 200 * 1024);
+        done(&o);
+    }
+}
+
+/* The same program judged 20 times with different stdin compiles once. */
+static void test_compile_once(void)
+{
+    const char *which[][3] = {{"cpp", "cpp", "echo.cpp"}, {"rust", "rust", "echo.rs"}};
+    char unique[64];
+    snprintf(unique, sizeof(unique), "\n// compiled once for test %d\n", (int)getpid());
+    suffix = unique; /* not compiled by the tests before */
+    for (int k = 0; k < 2; k++) {
+        struct cache_stats before, after;
+        cache_get_stats(env.cache, &before);
+        for (int i = 0; i < 20; i++) {
+            char in[32];
+            snprintf(in, sizeof(in), "test %d\n", i);
+            struct outcome o;
+            ASSERT_TRUE(run(which[k][0], which[k][1], which[k][2], in, (struct job_limits){0}, &o));
+            ASSERT_INT_EQ(o.res.status, JOB_OK);
+            ASSERT_STR_EQ(o.out, in);
+            ASSERT_TRUE(o.prog.cached == (i > 0));
+            done(&o);
+        }
+        cache_get_stats(env.cache, &after);
+        ASSERT_UINT_EQ(after.misses - before.misses, 1);
+        ASSERT_UINT_EQ(after.hits - before.hits, 19);
+    }
+    suffix = NULL;
+}
+
+/* Compile bombs end as CE, stopped by the compile step's own limits or the compiler. */
+static void test_compile_bombs(void)
+{
+    const char *bombs[][2] = {
+        {"cpp", "templates.cpp"}, {"c", "devzero.c"}, {"cpp", "constexpr.cpp"}, {"c", "errors.c"}};
+    for (size_t i = 0; i < sizeof(bombs) / sizeof(bombs[0]); i++) {
+        struct outcome o;
+        ASSERT_TRUE(run(bombs[i][0], "bombs", bombs[i][1], NULL, (struct job_limits){0}, &o));
+        const struct lang *l = lang_find(langs, bombs[i][0]);
+        printf("  bomb %-14s -> %s after %lld ms wall, %llu KiB (%s)\n", bombs[i][1],
+               o.prog.ok ? "compiled!" : "CE", (long long)o.prog.compile.wall_ms,
+               (unsigned long long)o.prog.compile.memory_kib,
+               job_status_name(o.prog.compile.status));
+        ASSERT_FALSE(o.prog.ok);
+        ASSERT_TRUE(o.prog.compile.wall_ms <= l->compile.limits.wall_ms + 1000);
+        ASSERT_TRUE(o.prog.compile.memory_kib <= (l->compile.limits.memory_bytes >> 10) + 1024);
+        done(&o);
+    }
+}
+
+/* CUDA compiles without a GPU; running it then answers a clear error. */
+static void test_cuda_compile_only(void)
+{
+    const struct lang *l = lang_find(langs, "cuda");
+    ASSERT_NOT_NULL(l);
+    if (!l->available) {
+        printf("  cuda unavailable: %s\n", l->why);
+        return;
+    }
+    struct outcome o;
+    ASSERT_TRUE(run("cuda", "cuda", "ce.cu", NULL, (struct job_limits){0}, &o));
+    ASSERT_FALSE(o.prog.ok);
+    ASSERT_STR_CONTAINS(o.prog.message, "undeclared");
+    done(&o);
+    ASSERT_TRUE(run("cuda", "cuda", "hello.cu", NULL, (struct job_limits){0}, &o));
+    ASSERT_TRUE(o.prog.ok);
+    if (env.gpus == 0) {
+        ASSERT_INT_EQ(o.res.status, JOB_SE);
+        ASSERT_STR_CONTAINS(o.res.message, "no GPU on this server");
+    }
+    done(&o);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: test_languages VERDICT_EXE LANGUAGES_DIR PROGRAMS_DIR\n");
+        return 2;
+    }
+    if (geteuid() != 0)
+        TEST_SKIP("the sandbox needs root");
+    programs = argv[3];
+    char err[ERR_LEN];
+    if (lang_load_dir(argv[2], &langs, err) < 0) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    lang_probe(langs, NULL);
+    /* Not under /tmp: cells mount their own /tmp over it. */
+    snprintf(cache_root, sizeof(cache_root), "/var/tmp/verdict-test-cache-XXXXXX");
+    if (!mkdtemp(cache_root) || chmod(cache_root, 0711) < 0) {
+        fprintf(stderr, "%s: %s\n", cache_root, strerror(errno));
+        return 1;
+    }
+    char cache_dir[128];
+    snprintf(cache_dir, sizeof(cache_dir), "%s/artifacts", cache_root);
+    if (cache_open(cache_dir, 1ull << 30, &env.cache, err) < 0) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    int nb = 0;
+    const char *const *lb = lang_binds(langs, &nb);
+    const char *binds[CELL_MAX_BINDS];
+    for (int i = 0; i < nb && i < CELL_MAX_BINDS - 1; i++)
+        binds[i] = lb[i];
+    int n = nb < CELL_MAX_BINDS - 1 ? nb : CELL_MAX_BINDS - 1;
+    binds[n++] = cache_dir;
+    struct pool_config pc = {
+        .cells = 2, .exe = argv[1], .uid_base = UID_BASE, .nbinds = n, .binds = binds};
+    if (pool_new(&pc, &env.pool, err) < 0) {
+        fprintf(stderr, "pool: %s\n", err);
+        return 1;
+    }
+    snprintf(env.cuda_arch, sizeof(env.cuda_arch),
+             "-gencode=arch=compute_75,code=[sm_75,compute_75]");
+    TEST_RUN(test_languages);
+    TEST_RUN(test_big_allocations);
+    TEST_RUN(test_compile_once);
+    TEST_RUN(test_compile_bombs);
+    TEST_RUN(test_cuda_compile_only);
+    pool_free(env.pool);
+    cache_close(env.cache);
+    lang_set_free(langs);
+    char cmd[128];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", cache_root);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", cache_root);
+    return TEST_EXIT();
+}
