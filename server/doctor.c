@@ -26,6 +26,7 @@
 #include "runners/pool.h"
 #include "runners/seccomp.h"
 #include "server/json.h"
+#include "server/lang.h"
 
 #define CAP_SYS_ADMIN_BIT 21
 #define TOOL_TIMEOUT_MS   10000
@@ -228,6 +229,27 @@ static void check_toolchains(struct doctor_report *r)
     }
 }
 
+/* Each language template: loaded, and its toolchain answering its version command. */
+static void check_languages(struct doctor_report *r, const char *dir)
+{
+    struct lang_set *set = NULL;
+    char err[ERR_LEN];
+    if (lang_load_dir(dir, &set, err) < 0) {
+        doctor_add(r, "language", "templates", CHECK_WARN, false, "%s", err);
+        return;
+    }
+    lang_probe(set, NULL);
+    for (int i = 0; i < lang_count(set); i++) {
+        const struct lang *l = lang_at(set, i);
+        if (l->available)
+            doctor_add(r, "language", l->name, CHECK_OK, false, "%s%s", l->version_line,
+                       l->needs_gpu ? "  (runs need a GPU)" : "");
+        else
+            doctor_add(r, "language", l->name, CHECK_WARN, false, "unavailable: %s", l->why);
+    }
+    lang_set_free(set);
+}
+
 static void check_gpu(struct doctor_report *r)
 {
     gpu_probe(&r->gpu);
@@ -255,6 +277,8 @@ void doctor_collect(struct doctor_report *r, const struct doctor_opts *o)
     check_cell(r);
     if (!o->skip_toolchains)
         check_toolchains(r);
+    if (!o->skip_toolchains && o->languages_dir)
+        check_languages(r, o->languages_dir);
     if (!o->skip_gpu)
         check_gpu(r);
 }

@@ -41,8 +41,9 @@ struct doctor_report {
 };
 
 struct doctor_opts {
-    bool skip_toolchains; /* do not spawn version commands */
-    bool skip_gpu;        /* do not load the CUDA runtime */
+    bool skip_toolchains;      /* do not spawn version commands (toolchains, languages) */
+    bool skip_gpu;             /* do not load the CUDA runtime */
+    const char *languages_dir; /* language templates to check, or NULL for none */
 };
 
 /* Runs all probes into r (caller storage, overwritten). Never fails: a probe that cannot run

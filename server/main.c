@@ -74,6 +74,7 @@ static int cmd_not_built(const struct command *cmd, int argc, char **argv, int f
 }
 
 static bool json_out, skip_toolchains, skip_gpu;
+static const char *doctor_languages;
 static struct run_opts run_opts;
 
 static int cmd_run(const struct command *cmd, int argc, char **argv, int first)
@@ -99,7 +100,12 @@ static int cmd_doctor(const struct command *cmd, int argc, char **argv, int firs
         fprintf(stderr, "verdict doctor: out of memory\n");
         return 1;
     }
-    struct doctor_opts o = {.skip_toolchains = skip_toolchains, .skip_gpu = skip_gpu};
+    const char *env = getenv("VERDICT_LANGUAGES");
+    struct doctor_opts o = {.skip_toolchains = skip_toolchains,
+                            .skip_gpu = skip_gpu,
+                            .languages_dir = doctor_languages ? doctor_languages
+                                             : env && *env    ? env
+                                                              : VERDICT_LANGUAGES_DIR};
     doctor_collect(r, &o);
     char reason[16];
     int rc = doctor_ready(r, reason, sizeof(reason)) ? 0 : 1;
@@ -141,6 +147,7 @@ static const struct opt doctor_opts[] = {
     {"skip-toolchains", 0, OPT_FLAG, &skip_toolchains, NULL, "do not probe language toolchains", 0,
      0},
     {"skip-gpu", 0, OPT_FLAG, &skip_gpu, NULL, "do not load the CUDA runtime", 0, 0},
+    {"languages", 0, OPT_STRING, &doctor_languages, "DIR", "language templates to check", 0, 0},
     HELP_OPT,
     OPT_END,
 };
@@ -177,9 +184,10 @@ static const struct command commands[] = {
     {"bench", "Judge a file of samples against a dataset and report pass@k (not built yet).",
      "[options] DATASET SAMPLES.jsonl", plain_opts, cmd_not_built},
     {"doctor",
-     "Inspect this host: namespaces, cgroups, seccomp, pivot_root, toolchains, GPUs.\n"
+     "Inspect this host: namespaces, cgroups, seccomp, pivot_root, a real cell, toolchains,\n"
+     "languages, GPUs.\n"
      "Exits 0 when the host can run sandboxed jobs, 1 otherwise (with the reason).",
-     "[--json] [--skip-toolchains] [--skip-gpu]", doctor_opts, cmd_doctor},
+     "[--json] [--skip-toolchains] [--skip-gpu] [--languages DIR]", doctor_opts, cmd_doctor},
     {"version", "Print verdict's version and build.", "", plain_opts, cmd_version},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -83,6 +83,20 @@ expect "run stdin"         0 out '^4$'                              -- run --std
 expect "run json"          1 out '"status":[[:space:]]+"TLE"'       -- run --json --time 0.2 -- "$tmp/spin"
 expect "run json clock"    1 out '"tle_clock":[[:space:]]+"cpu"'    -- run --json --time 0.2 -- "$tmp/spin"
 
+# verdict run --lang: compile through the cache (kept out of /tmp: cells mount their own).
+cache=$(mktemp -d /var/tmp/verdict-cli-cache-XXXXXX)
+trap 'rm -rf "$tmp" "$cache"' EXIT
+printf '#include <stdio.h>\nint main(void) { puts("hi from c"); return 0; }\n' >"$tmp/ok.c"
+printf 'int main(void) { return nope; }\n' >"$tmp/bad.c"
+printf 'print(input()[::-1])\n' >"$tmp/rev.py"
+expect "lang C"            0 out '^hi from c$'                      -- run --cache "$cache" --lang c "$tmp/ok.c"
+expect "lang C cached"     0 out '"cached":[[:space:]]+true'        -- run --cache "$cache" --json --lang c "$tmp/ok.c"
+expect "lang CE"           1 err '^--- verdict: CE'                 -- run --cache "$cache" --lang c "$tmp/bad.c"
+expect "lang CE message"   1 err 'nope.{1,3} undeclared'               -- run --cache "$cache" --lang c "$tmp/bad.c"
+expect "lang python stdin" 0 out '^dcba$'                           -- run --cache "$cache" --lang py3 --stdin "$tmp/in.txt" "$tmp/rev.py"
+expect "lang unknown"      2 err "unknown language 'cobol'; known: bash c cpp" -- run --lang cobol "$tmp/ok.c"
+expect "lang two files"    2 err 'exactly one source file'          -- run --lang c "$tmp/ok.c" "$tmp/bad.c"
+
 # JSON: every required check ok, cgroup controllers probed, toolchains and GPU reported.
 "$bin" doctor --json >"$tmp/doctor.json" 2>"$tmp/err"
 rc=$?
@@ -112,6 +126,10 @@ py = [t for t in doc["toolchains"] if t["name"] == "python3"][0]
 assert py["path"] in (None, "/usr/bin/python3"), py  # never a pyenv shim
 rust = [t for t in doc["toolchains"] if t["name"] == "rustc"][0]
 assert rust["path"] is None or "/rustup/" not in rust["path"] or "/toolchains/" in rust["path"], rust
+langs = {c["name"]: c for c in doc["checks"] if c["group"] == "language"}
+for want in ("c", "cpp", "python", "go", "rust", "java", "nodejs", "bash", "cuda"):
+    assert want in langs, (want, list(langs))
+    assert langs[want]["status"] == "ok", langs[want]
 gpu = doc["gpu"]
 assert isinstance(gpu["count"], (int, float)) and gpu["detail"], gpu
 assert gpu["count"] == len(gpu["devices"]), gpu

@@ -207,6 +207,25 @@ static void test_big_allocations(void)
     }
 }
 
+/* What benchmark harnesses need beyond the language: Boost and OpenSSL for C++ (HumanEval-X),
+ * `go test` with testify for Go. */
+static void test_libraries(void)
+{
+    struct outcome o;
+    ASSERT_TRUE(run("cpp", "cpp", "boost.cpp", NULL, (struct job_limits){0}, &o));
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_STR_EQ(o.out, "42 ba\n"); /* sha256("abc") starts with 0xba */
+    done(&o);
+    ASSERT_TRUE(run("go_test", "go_test", "pass_test.go", NULL, (struct job_limits){0}, &o));
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_STR_CONTAINS(o.out, "--- PASS: TestAdd");
+    done(&o);
+    ASSERT_TRUE(run("go_test", "go_test", "fail_test.go", NULL, (struct job_limits){0}, &o));
+    ASSERT_INT_EQ(o.res.status, JOB_RE);
+    ASSERT_STR_CONTAINS(o.out, "--- FAIL: TestAdd");
+    done(&o);
+}
+
 /* The same program judged 20 times with different stdin compiles once. */
 static void test_compile_once(void)
 {
@@ -321,6 +340,7 @@ int main(int argc, char **argv)
              "-gencode=arch=compute_75,code=[sm_75,compute_75]");
     TEST_RUN(test_languages);
     TEST_RUN(test_big_allocations);
+    TEST_RUN(test_libraries);
     TEST_RUN(test_compile_once);
     TEST_RUN(test_compile_bombs);
     TEST_RUN(test_cuda_compile_only);
