@@ -11,6 +11,7 @@ packages=(
     # toolchains verdict offers to submissions (languages/*.json), their libraries, and the
     # test suite's helpers
     python3 golang-go golang-github-stretchr-testify-dev libboost-dev libssl-dev
+    librust-rand-dev librust-regex-dev librust-md5-dev
 )
 
 missing=()
@@ -20,8 +21,21 @@ for p in "${packages[@]}"; do
     fi
 done
 
+# The Rust crates programs may use, built once from the Debian sources above (root only: they
+# go to /var/lib/verdict; skipped, with a note, where there is no rustup toolchain).
+rust_deps() {
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "install-deps: not root, Rust crates not built (run scripts/build-rust-deps.sh as root)"
+    elif [ -f "${RUSTUP_HOME:-$HOME/.rustup}/settings.toml" ]; then
+        bash "$(dirname "$0")/build-rust-deps.sh"
+    else
+        echo "install-deps: no rustup toolchain, Rust crates not built"
+    fi
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
     echo "install-deps: all ${#packages[@]} packages present"
+    rust_deps
     exit 0
 fi
 
@@ -38,3 +52,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 "${as_root[@]}" apt-get update -q </dev/null
 "${as_root[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
+rust_deps

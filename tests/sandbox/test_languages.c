@@ -208,7 +208,7 @@ static void test_big_allocations(void)
 }
 
 /* What benchmark harnesses need beyond the language: Boost and OpenSSL for C++ (HumanEval-X),
- * `go test` with testify for Go. */
+ * `go test` with testify for Go, crates and test suites for Rust. */
 static void test_libraries(void)
 {
     struct outcome o;
@@ -223,6 +223,19 @@ static void test_libraries(void)
     ASSERT_TRUE(run("go_test", "go_test", "fail_test.go", NULL, (struct job_limits){0}, &o));
     ASSERT_INT_EQ(o.res.status, JOB_RE);
     ASSERT_STR_CONTAINS(o.out, "--- FAIL: TestAdd");
+    done(&o);
+    /* Rust with the crates rand, regex and md5 (HumanEval-X, McEval), and #[cfg(test)]. */
+    ASSERT_TRUE(run("rust", "rust", "crates.rs", NULL, (struct job_limits){0}, &o));
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_STR_EQ(o.out, "true true 900150983cd24fb0d6963f7d28e17f72\n");
+    done(&o);
+    ASSERT_TRUE(run("rust_test", "rust_test", "pass.rs", NULL, (struct job_limits){0}, &o));
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_STR_CONTAINS(o.out, "test tests::adds ... ok");
+    done(&o);
+    ASSERT_TRUE(run("rust_test", "rust_test", "fail.rs", NULL, (struct job_limits){0}, &o));
+    ASSERT_INT_EQ(o.res.status, JOB_RE);
+    ASSERT_STR_CONTAINS(o.out, "test tests::adds ... FAILED");
     done(&o);
 }
 
