@@ -66,6 +66,7 @@ static void encode_config(const struct cell_config *cfg, struct wbuf *b)
         wbuf_str(b, cfg->binds[i]);
     wbuf_u64(b, cfg->tmpfs_bytes ? cfg->tmpfs_bytes : CELL_TMPFS_BYTES);
     wbuf_u32(b, cfg->tmpfs_inodes ? cfg->tmpfs_inodes : CELL_TMPFS_INODES);
+    wbuf_u32(b, cfg->gpu_cell ? (uint32_t)cfg->gpu + 1 : 0);
 }
 
 static pid_t clone_cell(const char *exe, int fd)
@@ -192,6 +193,8 @@ struct cell_setup {
     const char *binds[CELL_MAX_BINDS];
     uint64_t tmpfs_bytes;
     uint32_t tmpfs_inodes;
+    bool gpu_cell;
+    int gpu;
 };
 
 static int decode_config(struct rbuf *r, struct cell_setup *cs)
@@ -218,6 +221,9 @@ static int decode_config(struct rbuf *r, struct cell_setup *cs)
         cs->binds[i] = rbuf_str(r);
     cs->tmpfs_bytes = rbuf_u64(r);
     cs->tmpfs_inodes = rbuf_u32(r);
+    uint32_t gpu = rbuf_u32(r); /* GPU index + 1; 0: none */
+    cs->gpu_cell = gpu > 0;
+    cs->gpu = (int)gpu - 1;
     return r->err;
 }
 
@@ -250,7 +256,9 @@ static int setup(struct cell_setup *cs, struct supervisor *sv, char err[ERR_LEN]
                             .uid = cs->uid,
                             .gid = cs->gid,
                             .tmpfs_bytes = cs->tmpfs_bytes,
-                            .tmpfs_inodes = cs->tmpfs_inodes};
+                            .tmpfs_inodes = cs->tmpfs_inodes,
+                            .gpu_cell = cs->gpu_cell,
+                            .gpu = cs->gpu};
     int rc = sethostname("verdict", 7) < 0 ? err_set(err, -errno, "sethostname: %m") : 0;
     if (rc == 0)
         rc = loopback_up(err);
@@ -270,6 +278,7 @@ static int setup(struct cell_setup *cs, struct supervisor *sv, char err[ERR_LEN]
     sv->index = cs->index;
     sv->uid = cs->uid;
     sv->gid = cs->gid;
+    sv->gpu = cs->gpu_cell ? cs->gpu : -1;
     /* SIGCHLD through a signalfd: the supervisor's poll loop wakes on every exit. */
     sigset_t set;
     sigemptyset(&set);

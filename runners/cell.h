@@ -11,6 +11,7 @@
 #ifndef VERDICT_CELL_H
 #define VERDICT_CELL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -31,6 +32,8 @@ struct cell_config {
     const char *const *binds;
     uint64_t tmpfs_bytes;  /* size of each of /w, /tmp, /dev/shm (0: CELL_TMPFS_BYTES) */
     uint32_t tmpfs_inodes; /* inodes of each (0: CELL_TMPFS_INODES) */
+    bool gpu_cell;         /* serves one NVIDIA GPU: its device nodes are in the cell's /dev */
+    int gpu;               /* which (its jobs get CUDA_VISIBLE_DEVICES=gpu) */
 };
 
 struct cell;

@@ -205,6 +205,34 @@ static void add_tmpfs(struct mnt_plan *p, const char *path, const char *opts, un
         op->flags = flags;
 }
 
+/* A GPU cell's NVIDIA device nodes, as the host has them: the control and uvm nodes every
+ * CUDA program opens, and the one GPU the cell serves. */
+static int add_gpu_nodes(const struct mnt_config *c, struct mnt_plan *p, char err[ERR_LEN])
+{
+    char gpu[32];
+    snprintf(gpu, sizeof(gpu), "nvidia%d", c->gpu);
+    const char *const names[] = {"nvidiactl", gpu, "nvidia-uvm", "nvidia-uvm-tools",
+                                 "nvidia-modeset"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        char host[MNT_PATH * 2], path[64];
+        struct stat st;
+        snprintf(host, sizeof(host), "%s/dev/%s", c->host_prefix, names[i]);
+        snprintf(path, sizeof(path), "/dev/%s", names[i]);
+        bool required = i < 3;
+        if (stat(host, &st) < 0 || !S_ISCHR(st.st_mode)) {
+            if (required)
+                return err_set(err, -ENODEV, "GPU %d: %s is not a character device on the host",
+                               c->gpu, path);
+            continue;
+        }
+        struct mnt_op *op = add_op(p, MNT_DEVNODE, path, NULL, 0666);
+        if (!op)
+            return err_set(err, -E2BIG, "too many mounts");
+        op->dev = st.st_rdev;
+    }
+    return 0;
+}
+
 /* /dev: a small tmpfs with five device nodes, the fd links and a /dev/shm tmpfs (shm_opts),
  * made read-only once filled. */
 static void add_dev(struct mnt_plan *p, const char *shm_opts)
@@ -229,7 +257,6 @@ static void add_dev(struct mnt_plan *p, const char *shm_opts)
     for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
         add_op(p, MNT_SYMLINK, links[i][0], links[i][1], 0);
     add_tmpfs(p, "/dev/shm", shm_opts, MS_NOSUID | MS_NODEV | MS_NOEXEC);
-    add_op(p, MNT_RDONLY, "/dev", NULL, 0);
 }
 
 int mnt_plan_build(const struct mnt_config *c, struct mnt_plan *p, char err[ERR_LEN])
@@ -255,6 +282,9 @@ int mnt_plan_build(const struct mnt_config *c, struct mnt_plan *p, char err[ERR_
     add_tmpfs(p, "/tmp", opts, MS_NOSUID | MS_NODEV);
     add_op(p, MNT_PROC, "/proc", NULL, 0555);
     add_dev(p, opts);
+    if (c->gpu_cell && (rc = add_gpu_nodes(c, p, err)) < 0)
+        return rc;
+    add_op(p, MNT_RDONLY, "/dev", NULL, 0);
     if (p->n >= MNT_MAX_OPS)
         return err_set(err, -E2BIG, "mount plan has more than %d entries", MNT_MAX_OPS - 1);
     return 0;

@@ -54,6 +54,8 @@ struct mnt_config {
     unsigned uid, gid;     /* the unprivileged job user */
     uint64_t tmpfs_bytes;  /* size of each of /w, /tmp, /dev/shm */
     uint32_t tmpfs_inodes; /* inodes of each */
+    bool gpu_cell;         /* the cell serves an NVIDIA GPU: */
+    int gpu;               /* which one (its /dev/nvidiaN) */
 };
 
 /* Builds the plan for a cell's root: /usr bound read-only and the /bin, /lib* entries as on
@@ -61,7 +63,8 @@ struct mnt_config {
  * (generated passwd, group, hosts, nsswitch.conf; ld.so.cache and alternatives bound); the
  * extra binds; size-capped tmpfs mounts for the work dir (owned by the job user), /tmp and
  * /dev/shm (noexec); a proc; a read-only /dev with null, zero, full, random, urandom and the
- * fd links. Returns 0, or -EINVAL / -ENOENT / -E2BIG with
+ * fd links, and for a GPU cell the NVIDIA control, uvm and that one GPU's device nodes (copied
+ * from the host's, so no other GPU is reachable). Returns 0, or -EINVAL / -ENOENT / -E2BIG with
  * the offending entry in err. Reads the host layout only (lstat, readlink). */
 int mnt_plan_build(const struct mnt_config *c, struct mnt_plan *p, char err[ERR_LEN]);
 

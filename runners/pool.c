@@ -29,6 +29,7 @@ struct pool {
     pthread_cond_t freed;
     struct cg_tree tree;
     int n;
+    int gpus; /* GPU cells, after the ordinary ones */
     unsigned replaced;
     struct slot *slots;
 };
@@ -38,12 +39,15 @@ int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]
     *out = NULL;
     if (cfg->cells < 1 || cfg->cells > 1024)
         return err_set(err, -EINVAL, "cells must be 1..1024, not %d", cfg->cells);
+    if (cfg->gpus < 0 || cfg->gpus > 64)
+        return err_set(err, -EINVAL, "gpus must be 0..64, not %d", cfg->gpus);
     struct cg_host host;
     int rc = cg_detect(&host, err);
     if (rc < 0)
         return rc;
     struct pool *p = calloc(1, sizeof(*p));
-    if (!p || !(p->slots = calloc((size_t)cfg->cells, sizeof(*p->slots)))) {
+    int total = cfg->cells + cfg->gpus;
+    if (!p || !(p->slots = calloc((size_t)total, sizeof(*p->slots)))) {
         free(p);
         return err_set(err, -ENOMEM, "out of memory");
     }
@@ -53,7 +57,8 @@ int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]
         pool_free(p);
         return rc;
     }
-    for (int i = 0; i < cfg->cells && rc == 0; i++) {
+    p->gpus = cfg->gpus;
+    for (int i = 0; i < total && rc == 0; i++) {
         struct slot *s = &p->slots[i];
         s->cfg = (struct cell_config){.exe = cfg->exe,
                                       .index = i,
@@ -63,7 +68,9 @@ int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]
                                       .nbinds = cfg->nbinds,
                                       .binds = cfg->binds,
                                       .tmpfs_bytes = cfg->tmpfs_bytes,
-                                      .tmpfs_inodes = cfg->tmpfs_inodes};
+                                      .tmpfs_inodes = cfg->tmpfs_inodes,
+                                      .gpu_cell = i >= cfg->cells,
+                                      .gpu = i - cfg->cells};
         rc = cell_start(&s->cfg, &s->cell, err);
         p->n = i + 1;
     }
@@ -75,13 +82,14 @@ int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]
     return 0;
 }
 
-static struct slot *acquire(struct pool *p)
+/* A free cell of the kind asked for (a GPU cell or an ordinary one); waits for one. */
+static struct slot *acquire(struct pool *p, bool gpu)
 {
     pthread_mutex_lock(&p->lock);
     struct slot *s = NULL;
     while (!s) {
         for (int i = 0; i < p->n && !s; i++)
-            if (!p->slots[i].busy)
+            if (!p->slots[i].busy && p->slots[i].cfg.gpu_cell == gpu)
                 s = &p->slots[i];
         if (!s)
             pthread_cond_wait(&p->freed, &p->lock);
@@ -95,7 +103,7 @@ static void release(struct pool *p, struct slot *s)
 {
     pthread_mutex_lock(&p->lock);
     s->busy = false;
-    pthread_cond_signal(&p->freed);
+    pthread_cond_broadcast(&p->freed); /* waiters may want either kind */
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -110,9 +118,10 @@ static void replace(struct pool *p, struct slot *s, char err[ERR_LEN])
     cell_start(&s->cfg, &s->cell, err);
 }
 
-void pool_run(struct pool *p, const struct job *j, struct job_result *res, uint8_t **payload)
+static void run_on(struct pool *p, bool gpu, const struct job *j, struct job_result *res,
+                   uint8_t **payload)
 {
-    struct slot *s = acquire(p);
+    struct slot *s = acquire(p, gpu);
     char err[ERR_LEN] = "";
     int rc = -EIO;
     *payload = NULL;
@@ -129,6 +138,24 @@ void pool_run(struct pool *p, const struct job *j, struct job_result *res, uint8
         res->exit_code = -1;
         snprintf(res->message, sizeof(res->message), "sandbox cell failed twice: %.200s", err);
     }
+}
+
+void pool_run(struct pool *p, const struct job *j, struct job_result *res, uint8_t **payload)
+{
+    run_on(p, false, j, res, payload);
+}
+
+void pool_run_gpu(struct pool *p, const struct job *j, struct job_result *res, uint8_t **payload)
+{
+    if (p->gpus == 0) {
+        *payload = NULL;
+        memset(res, 0, sizeof(*res));
+        res->status = JOB_SE;
+        res->exit_code = -1;
+        snprintf(res->message, sizeof(res->message), "no GPU on this server");
+        return;
+    }
+    run_on(p, true, j, res, payload);
 }
 
 unsigned pool_replaced(struct pool *p)

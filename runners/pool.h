@@ -21,6 +21,7 @@ struct pool_config {
     const char *const *binds;
     uint64_t tmpfs_bytes;  /* size of each job tmpfs (/w, /tmp, /dev/shm); 0: default */
     uint32_t tmpfs_inodes; /* inodes of each; 0: default */
+    int gpus;              /* GPU cells besides: one per NVIDIA GPU 0..gpus-1 */
 };
 
 struct pool;
@@ -33,6 +34,10 @@ int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]
  * reason. When *payload is non-NULL the result's buffers borrow from it: free it after
  * job_result_fini(res). */
 void pool_run(struct pool *p, const struct job *j, struct job_result *res, uint8_t **payload);
+
+/* Like pool_run, on a GPU cell (one per GPU, its device nodes bound in, its jobs seeing only
+ * it through CUDA_VISIBLE_DEVICES). Without GPUs: SE "no GPU on this server". */
+void pool_run_gpu(struct pool *p, const struct job *j, struct job_result *res, uint8_t **payload);
 
 /* Cells replaced so far because they died (for metrics and tests). */
 unsigned pool_replaced(struct pool *p);

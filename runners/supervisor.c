@@ -542,12 +542,38 @@ static void close_pair(int p[2])
     close_fd(&p[1]);
 }
 
+/* The job's environment; a GPU cell's jobs see exactly their GPU (CUDA_VISIBLE_DEVICES set
+ * by the cell, whatever the job asked). Returns env itself, or *owned (heap) to be freed. */
+static const char *const *job_env(const struct supervisor *s, const char *const *env,
+                                  const char ***owned, char *gpu_var, size_t cap)
+{
+    *owned = NULL;
+    if (s->gpu < 0)
+        return env;
+    int n = 0;
+    while (env && env[n])
+        n++;
+    const char **v = calloc((size_t)n + 2, sizeof(*v));
+    if (!v)
+        return env;
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (strncmp(env[i], "CUDA_VISIBLE_DEVICES=", 21) != 0)
+            v[k++] = env[i];
+    snprintf(gpu_var, cap, "CUDA_VISIBLE_DEVICES=%d", s->gpu);
+    v[k] = gpu_var;
+    *owned = v;
+    return v;
+}
+
 /* Forks and supervises; fills res from the run. */
 static void run_program(struct supervisor *s, struct run *r, struct job_result *res)
 {
     int in[2], out[2], errp[2], rep[2];
     struct limits_plan rl;
-    char pathbuf[256];
+    char pathbuf[256], gpu_var[48];
+    const char **owned_env = NULL;
+    const char *const *env = job_env(s, r->job->env, &owned_env, gpu_var, sizeof(gpu_var));
     limits_plan(&r->lim, &rl);
     if (make_pipes(in, out, errp, rep) < 0) {
         set_se(res, "pipe", errno);
@@ -558,7 +584,7 @@ static void run_program(struct supervisor *s, struct run *r, struct job_result *
                            .rl = &rl,
                            .path = resolve(r->job->argv[0], pathbuf, sizeof(pathbuf)),
                            .argv = (char *const *)(uintptr_t)r->job->argv,
-                           .envp = (char *const *)(uintptr_t)r->job->env,
+                           .envp = (char *const *)(uintptr_t)env,
                            .in = in[0],
                            .out = out[1],
                            .errout = errp[1],
@@ -602,6 +628,7 @@ static void run_program(struct supervisor *s, struct run *r, struct job_result *
         snprintf(res->message, sizeof(res->message), "%d processes survived the job", left);
     }
 out:
+    free(owned_env);
     close_pair(in);
     close_pair(out);
     close_pair(errp);

@@ -22,6 +22,7 @@
 struct supervisor {
     int index;          /* the cell's slot (names cgroups) */
     unsigned uid, gid;  /* the job user */
+    int gpu;            /* the GPU this cell serves (CUDA_VISIBLE_DEVICES), or -1 */
     struct cg_root cg;  /* the job tree, opened before pivot_root */
     struct cg_job next; /* the next job's cgroup, created ahead of time */
     struct cg_job last; /* the last job's cgroup, removed after its result is sent */

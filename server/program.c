@@ -271,7 +271,10 @@ void program_run(const struct program_env *env, const struct program *p, const u
                     .stdin_data = in,
                     .stdin_len = in_len,
                     .limits = lim};
-    pool_run(env->pool, &j, res, payload);
+    if (l->needs_gpu)
+        pool_run_gpu(env->pool, &j, res, payload);
+    else
+        pool_run(env->pool, &j, res, payload);
 }
 
 void program_free(const struct program_env *env, struct program *p)

@@ -179,7 +179,7 @@ static int exe_path(char *buf, size_t cap)
     return 0;
 }
 
-static int start_pool(const char *const *binds, int nbinds, struct pool **pool)
+static int start_pool(const char *const *binds, int nbinds, int gpus, struct pool **pool)
 {
     char exe[4096], err[ERR_LEN];
     int rc = exe_path(exe, sizeof(exe));
@@ -188,7 +188,7 @@ static int start_pool(const char *const *binds, int nbinds, struct pool **pool)
         return rc;
     }
     struct pool_config pc = {
-        .cells = 1, .exe = exe, .uid_base = 60000, .nbinds = nbinds, .binds = binds};
+        .cells = 1, .exe = exe, .uid_base = 60000, .nbinds = nbinds, .binds = binds, .gpus = gpus};
     if ((rc = pool_new(&pc, pool, err)) < 0)
         fprintf(stderr, "verdict run: %s\n", err);
     return rc;
@@ -237,7 +237,7 @@ static int run_argv(const struct run_opts *o, struct inputs *in, const struct jo
                     .nfetch = o->fetch.n,
                     .fetch = o->fetch.items,
                     .limits = *lim};
-    if (start_pool(NULL, 0, &pool) < 0)
+    if (start_pool(NULL, 0, 0, &pool) < 0)
         goto out;
     struct job_result res;
     uint8_t *payload = NULL;
@@ -313,10 +313,12 @@ static int run_lang(const struct run_opts *o, struct inputs *in, const struct jo
     for (int i = 0; i < nb && i < CELL_MAX_BINDS - 1; i++)
         binds[i] = lb[i];
     binds[nb < CELL_MAX_BINDS - 1 ? nb : CELL_MAX_BINDS - 1] = cache_dir(cache);
-    if (start_pool(binds, (nb < CELL_MAX_BINDS - 1 ? nb : CELL_MAX_BINDS - 1) + 1, &pool) < 0)
-        goto out;
-    env = (struct program_env){.pool = pool, .cache = cache};
+    env = (struct program_env){.cache = cache};
     env.gpus = l->needs_gpu ? gpu_arch(env.cuda_arch, sizeof(env.cuda_arch)) : 0;
+    if (start_pool(binds, (nb < CELL_MAX_BINDS - 1 ? nb : CELL_MAX_BINDS - 1) + 1, env.gpus,
+                   &pool) < 0)
+        goto out;
+    env.pool = pool;
     built = program_build(&env, l, in->files, in->n, &prog, err);
     if (built < 0) {
         fprintf(stderr, "verdict run: %s\n", err);

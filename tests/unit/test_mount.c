@@ -199,10 +199,48 @@ static void test_bad_binds(void)
     ASSERT_STR_CONTAINS(err, "/usr");
 }
 
+/* A GPU cell gets the host's NVIDIA control and uvm nodes and its own GPU's node, no other. */
+static void test_gpu_nodes(void)
+{
+    fixture(true);
+    static struct mnt_plan p;
+    struct mnt_config c = {.host_prefix = root, .gpu_cell = true, .gpu = 1};
+    char err[ERR_LEN] = "";
+    mkd("dev");
+    int rc = mnt_plan_build(&c, &p, err); /* no device nodes on this "host" */
+    ASSERT_INT_EQ(rc, -ENODEV);
+    ASSERT_STR_CONTAINS(err, "GPU 1: /dev/nvidiactl is not a character device");
+    if (geteuid() != 0) { /* making fixture device nodes needs root */
+        cleanup();
+        return;
+    }
+    char path[128];
+    const struct {
+        const char *name;
+        unsigned major, minor;
+    } nodes[] = {
+        {"nvidiactl", 195, 255}, {"nvidia0", 195, 0}, {"nvidia1", 195, 1}, {"nvidia-uvm", 509, 0}};
+    for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+        snprintf(path, sizeof(path), "%s/dev/%s", root, nodes[i].name);
+        ASSERT_INT_EQ(mknod(path, S_IFCHR | 0666, makedev(nodes[i].major, nodes[i].minor)), 0);
+    }
+    rc = mnt_plan_build(&c, &p, err);
+    cleanup();
+    ASSERT_INT_EQ(rc, 0);
+    ASSERT_INT_EQ(find(&p, "/dev/nvidia1")->kind, MNT_DEVNODE);
+    ASSERT_UINT_EQ(minor(find(&p, "/dev/nvidia1")->dev), 1);
+    ASSERT_UINT_EQ(major(find(&p, "/dev/nvidia-uvm")->dev), 509);
+    ASSERT_UINT_EQ(minor(find(&p, "/dev/nvidiactl")->dev), 255);
+    ASSERT_FALSE(has(&p, "/dev/nvidia0"));          /* another GPU: not this cell's */
+    ASSERT_FALSE(has(&p, "/dev/nvidia-uvm-tools")); /* optional, absent on this host */
+    ASSERT_TRUE(index_of(&p, "/dev", MNT_RDONLY) > index_of(&p, "/dev/nvidia1", MNT_DEVNODE));
+}
+
 int main(void)
 {
     TEST_RUN(test_merged_usr);
     TEST_RUN(test_split_usr);
     TEST_RUN(test_bad_binds);
+    TEST_RUN(test_gpu_nodes);
     return TEST_EXIT();
 }
