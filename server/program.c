@@ -27,32 +27,38 @@ struct expanded {
     char storage[MAX_ARGS][512];
 };
 
-static void expand_argv(const struct lang_step *st, const char *dir, uint64_t memory,
-                        const char *cuda_arch, struct expanded *x)
+/* Run-time placeholders of template argv (languages/README.md) and their values. */
+struct placeholders {
+    const char *dir;       /* {dir} */
+    uint64_t memory_bytes; /* {memory_bytes} */
+    const char *cuda_arch; /* {cuda_arch} */
+};
+
+static void expand_argv(const struct lang_step *st, const struct placeholders *ph,
+                        struct expanded *x)
 {
+    char memory[32];
+    snprintf(memory, sizeof(memory), "%llu", (unsigned long long)ph->memory_bytes);
+    const struct {
+        const char *name, *value;
+    } table[] = {{"{dir}", ph->dir}, {"{memory_bytes}", memory}, {"{cuda_arch}", ph->cuda_arch}};
     int n = st->argc < MAX_ARGS ? st->argc : MAX_ARGS;
     for (int i = 0; i < n; i++) {
         const char *a = st->argv[i];
         char *out = x->storage[i];
-        size_t o = 0;
-        while (*a && o < sizeof(x->storage[i]) - 1) {
-            const char *val = NULL;
-            char num[32];
-            size_t skip = 0;
-            if (strncmp(a, "{dir}", 5) == 0)
-                val = dir, skip = 5;
-            else if (strncmp(a, "{memory_bytes}", 14) == 0)
-                snprintf(num, sizeof(num), "%llu", (unsigned long long)memory), val = num,
-                                                                                skip = 14;
-            else if (strncmp(a, "{cuda_arch}", 11) == 0)
-                val = cuda_arch, skip = 11;
-            if (val) {
-                o += (size_t)snprintf(out + o, sizeof(x->storage[i]) - o, "%s", val);
-                o = o < sizeof(x->storage[i]) ? o : sizeof(x->storage[i]) - 1;
-                a += skip;
-            } else {
+        size_t o = 0, cap = sizeof(x->storage[i]);
+        while (*a && o < cap - 1) {
+            size_t k = 0, len = 0;
+            for (; k < sizeof(table) / sizeof(table[0]); k++)
+                if (strncmp(a, table[k].name, len = strlen(table[k].name)) == 0)
+                    break;
+            if (k == sizeof(table) / sizeof(table[0])) {
                 out[o++] = *a++;
+                continue;
             }
+            int w = snprintf(out + o, cap - o, "%s", table[k].value);
+            o = w > 0 && (size_t)w < cap - o ? o + (size_t)w : cap - 1;
+            a += len;
         }
         out[o] = '\0';
         x->argv[i] = out;
@@ -151,7 +157,8 @@ static int compile(const struct program_env *env, const struct lang *l, struct p
                    char err[ERR_LEN])
 {
     struct expanded x;
-    expand_argv(&l->compile, ".", 0, env->cuda_arch, &x);
+    struct placeholders ph = {.dir = ".", .cuda_arch = env->cuda_arch};
+    expand_argv(&l->compile, &ph, &x);
     struct job j = {.argc = l->compile.argc,
                     .argv = x.argv,
                     .nenv = l->compile.nenv,
@@ -261,7 +268,10 @@ void program_run(const struct program_env *env, const struct program *p, const u
     }
     job_limits_defaults(&lim);
     struct expanded x;
-    expand_argv(&l->run, l->compiled ? p->entry.dir : ".", lim.memory_bytes, env->cuda_arch, &x);
+    struct placeholders ph = {.dir = l->compiled ? p->entry.dir : ".",
+                              .memory_bytes = lim.memory_bytes,
+                              .cuda_arch = env->cuda_arch};
+    expand_argv(&l->run, &ph, &x);
     struct job j = {.argc = l->run.argc,
                     .argv = x.argv,
                     .nenv = l->run.nenv,
