@@ -71,8 +71,9 @@ static void hash_str(struct sha256 *h, const char *s)
     sha256_update(h, s, strlen(s) + 1); /* with the NUL: "ab","c" differs from "a","bc" */
 }
 
-void program_key(const struct program_env *env, const struct lang *l, const struct job_file *files,
-                 int nfiles, char key[65])
+void program_key(const struct program_env *env, const struct lang *l,
+                 const struct job_limits *compile, const struct job_file *files, int nfiles,
+                 char key[65])
 {
     struct sha256 h;
     sha256_init(&h);
@@ -84,6 +85,8 @@ void program_key(const struct program_env *env, const struct lang *l, const stru
         hash_str(&h, l->compile.argv[i]);
     for (int i = 0; i < l->compile.nenv; i++)
         hash_str(&h, l->compile.env[i]);
+    /* Limits too: a compile that timed out under a short limit may succeed under a longer. */
+    sha256_update(&h, compile, sizeof(*compile));
     for (int i = 0; i < nfiles; i++) {
         uint64_t len = files[i].len;
         hash_str(&h, files[i].path);
@@ -167,7 +170,7 @@ static int compile(const struct program_env *env, const struct lang *l, struct p
                     .files = p->files,
                     .nfetch = l->nartifacts,
                     .fetch = (const char *const *)l->artifacts,
-                    .limits = l->compile.limits};
+                    .limits = p->compile_limits};
     uint8_t *payload = NULL;
     struct job_result *r = &p->compile;
     pool_run(env->pool, &j, r, &payload);
@@ -198,19 +201,39 @@ out:
     return rc;
 }
 
+/* Non-zero fields of o replace those of l. */
+static void override(struct job_limits *l, const struct job_limits *o)
+{
+    if (!o)
+        return;
+    l->cpu_ms = o->cpu_ms ? o->cpu_ms : l->cpu_ms;
+    l->wall_ms = o->wall_ms ? o->wall_ms : l->wall_ms;
+    l->memory_bytes = o->memory_bytes ? o->memory_bytes : l->memory_bytes;
+    l->stack_bytes = o->stack_bytes ? o->stack_bytes : l->stack_bytes;
+    l->stdout_bytes = o->stdout_bytes ? o->stdout_bytes : l->stdout_bytes;
+    l->stderr_bytes = o->stderr_bytes ? o->stderr_bytes : l->stderr_bytes;
+    l->file_bytes = o->file_bytes ? o->file_bytes : l->file_bytes;
+    l->fetch_bytes = o->fetch_bytes ? o->fetch_bytes : l->fetch_bytes;
+    l->pids = o->pids ? o->pids : l->pids;
+    l->nofile = o->nofile ? o->nofile : l->nofile;
+}
+
 int program_build(const struct program_env *env, const struct lang *l, const struct job_file *files,
-                  int nfiles, struct program *p, char err[ERR_LEN])
+                  int nfiles, const struct job_limits *compile_limits, struct program *p,
+                  char err[ERR_LEN])
 {
     memset(p, 0, sizeof(*p));
     p->lang = l;
     p->files = files;
     p->nfiles = nfiles;
+    p->compile_limits = l->compile.limits;
+    override(&p->compile_limits, compile_limits);
     if (!l->compiled) {
         p->ok = true;
         return 0;
     }
     char key[65];
-    program_key(env, l, files, nfiles, key);
+    program_key(env, l, &p->compile_limits, files, nfiles, key);
     int state = cache_acquire(env->cache, key, &p->entry, err);
     if (state < 0)
         return state;
@@ -233,9 +256,8 @@ int program_build(const struct program_env *env, const struct lang *l, const str
     return rc;
 }
 
-void program_run(const struct program_env *env, const struct program *p, const uint8_t *in,
-                 size_t in_len, const struct job_limits *limits, struct job_result *res,
-                 uint8_t **payload)
+void program_run(const struct program_env *env, const struct program *p,
+                 const struct program_io *io, struct job_result *res, uint8_t **payload)
 {
     const struct lang *l = p->lang;
     *payload = NULL;
@@ -253,20 +275,14 @@ void program_run(const struct program_env *env, const struct program *p, const u
         return;
     }
     struct job_limits lim = l->run.limits;
-    if (limits) {
-        const struct job_limits *o = limits;
-        lim.cpu_ms = o->cpu_ms ? o->cpu_ms : lim.cpu_ms;
-        lim.wall_ms = o->wall_ms ? o->wall_ms : lim.wall_ms;
-        lim.memory_bytes = o->memory_bytes ? o->memory_bytes : lim.memory_bytes;
-        lim.stack_bytes = o->stack_bytes ? o->stack_bytes : lim.stack_bytes;
-        lim.stdout_bytes = o->stdout_bytes ? o->stdout_bytes : lim.stdout_bytes;
-        lim.stderr_bytes = o->stderr_bytes ? o->stderr_bytes : lim.stderr_bytes;
-        lim.file_bytes = o->file_bytes ? o->file_bytes : lim.file_bytes;
-        lim.fetch_bytes = o->fetch_bytes ? o->fetch_bytes : lim.fetch_bytes;
-        lim.pids = o->pids ? o->pids : lim.pids;
-        lim.nofile = o->nofile ? o->nofile : lim.nofile;
-    }
+    override(&lim, io ? io->limits : NULL);
     job_limits_defaults(&lim);
+    /* A compiled program runs from the cache; its other files (data) still go to /w. */
+    struct job_file *files = calloc((size_t)p->nfiles + 1, sizeof(*files));
+    int n = 0;
+    for (int i = 0; files && i < p->nfiles; i++)
+        if (!l->compiled || strcmp(p->files[i].path, l->source) != 0)
+            files[n++] = p->files[i];
     struct expanded x;
     struct placeholders ph = {.dir = l->compiled ? p->entry.dir : ".",
                               .memory_bytes = lim.memory_bytes,
@@ -276,15 +292,18 @@ void program_run(const struct program_env *env, const struct program *p, const u
                     .argv = x.argv,
                     .nenv = l->run.nenv,
                     .env = (const char *const *)l->run.env,
-                    .nfiles = l->compiled ? 0 : p->nfiles,
-                    .files = p->files,
-                    .stdin_data = in,
-                    .stdin_len = in_len,
+                    .nfiles = n,
+                    .files = files,
+                    .stdin_data = io ? io->in : NULL,
+                    .stdin_len = io ? io->in_len : 0,
+                    .nfetch = io ? io->nfetch : 0,
+                    .fetch = io ? io->fetch : NULL,
                     .limits = lim};
     if (l->needs_gpu)
         pool_run_gpu(env->pool, &j, res, payload);
     else
         pool_run(env->pool, &j, res, payload);
+    free(files);
 }
 
 void program_free(const struct program_env *env, struct program *p)

@@ -319,7 +319,7 @@ static int run_lang(const struct run_opts *o, struct inputs *in, const struct jo
                    &pool) < 0)
         goto out;
     env.pool = pool;
-    built = program_build(&env, l, in->files, in->n, &prog, err);
+    built = program_build(&env, l, in->files, in->n, NULL, &prog, err);
     if (built < 0) {
         fprintf(stderr, "verdict run: %s\n", err);
         goto out;
@@ -335,7 +335,8 @@ static int run_lang(const struct run_opts *o, struct inputs *in, const struct jo
     }
     struct job_result res;
     uint8_t *payload = NULL;
-    program_run(&env, &prog, in->stdin_data, in->stdin_len, lim, &res, &payload);
+    struct program_io io = {.in = in->stdin_data, .in_len = in->stdin_len, .limits = lim};
+    program_run(&env, &prog, &io, &res, &payload);
     struct job_limits shown = l->run.limits;
     shown.cpu_ms = lim->cpu_ms ? lim->cpu_ms : shown.cpu_ms;
     shown.wall_ms = lim->wall_ms ? lim->wall_ms : shown.wall_ms;

@@ -37,14 +37,14 @@ static void test_kernel(void)
     struct job_file f = {l->source, 0644, data, (size_t)st.st_size};
     struct program p;
     char err[ERR_LEN];
-    ASSERT_INT_EQ(program_build(&env, l, &f, 1, &p, err), 0);
+    ASSERT_INT_EQ(program_build(&env, l, &f, 1, NULL, &p, err), 0);
     if (!p.ok)
         fprintf(stderr, "%s\n", p.message ? p.message : "");
     ASSERT_TRUE(p.ok);
     for (int gpu = 0; gpu < env.gpus; gpu++) { /* each run lands on some GPU cell */
         struct job_result res;
         uint8_t *payload;
-        program_run(&env, &p, NULL, 0, NULL, &res, &payload);
+        program_run(&env, &p, NULL, &res, &payload);
         printf("  run %d: %s, %.*s", gpu, job_status_name(res.status), (int)res.out_len,
                (const char *)res.out);
         if (res.status != JOB_OK)

@@ -71,14 +71,15 @@ static bool run(const char *lang, const char *dir, const char *name, const char 
     memset(o, 0, sizeof(*o));
     if (!l || !load(l, dir, name, &src))
         return false;
-    if (program_build(&env, l, &src.file, 1, &o->prog, err) < 0) {
+    if (program_build(&env, l, &src.file, 1, NULL, &o->prog, err) < 0) {
         fprintf(stderr, "%s/%s: %s\n", dir, name, err);
         free(src.data);
         return false;
     }
     if (o->prog.ok) {
-        program_run(&env, &o->prog, (const uint8_t *)in, in ? strlen(in) : 0, &lim, &o->res,
-                    &o->payload);
+        struct program_io io = {
+            .in = (const uint8_t *)in, .in_len = in ? strlen(in) : 0, .limits = &lim};
+        program_run(&env, &o->prog, &io, &o->res, &o->payload);
         size_t n = o->res.out_len < sizeof(o->out) - 1 ? o->res.out_len : sizeof(o->out) - 1;
         if (n > 0) /* a result without output may have no buffer at all */
             memcpy(o->out, o->res.out, n);

@@ -1,0 +1,57 @@
+/*
+ * http: the HTTP server (libmicrohttpd behind this one module).
+ *
+ * A handler gets one exchange per request, with the whole body read (up to a limit), and
+ * answers it with http_reply, either at once or later from any thread: a handler that returns
+ * without replying leaves the connection suspended, holding no thread, until the reply comes.
+ */
+#ifndef VERDICT_HTTP_H
+#define VERDICT_HTTP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runners/err.h"
+
+struct http_exchange;
+struct http_server;
+
+typedef void (*http_handler)(struct http_exchange *x, void *ctx);
+
+struct http_config {
+    const char *host;     /* IPv4 address to listen on, e.g. "127.0.0.1" */
+    int port;             /* 0: any free port (see http_port) */
+    size_t max_body;      /* larger bodies get 413 */
+    unsigned connections; /* concurrent connections accepted */
+    unsigned timeout_s;   /* idle connection timeout */
+};
+
+/* Starts serving. Returns 0 with *out, or a negative errno with the reason in err. */
+int http_start(const struct http_config *cfg, http_handler h, void *ctx, struct http_server **out,
+               char err[ERR_LEN]);
+
+/* The port actually bound. */
+int http_port(const struct http_server *s);
+
+/* Stops accepting new connections (in-flight exchanges can still be answered). */
+void http_quiesce(struct http_server *s);
+
+/* Stops the server; every exchange must have been answered. NULL is a no-op. */
+void http_stop(struct http_server *s);
+
+const char *http_method(const struct http_exchange *x);
+const char *http_path(const struct http_exchange *x);
+/* The request body (NUL-terminated for convenience) and its length. */
+const char *http_body(const struct http_exchange *x, size_t *len);
+/* A request header (case-insensitive name), or NULL. Only valid in the handler's call. */
+const char *http_header(struct http_exchange *x, const char *name);
+
+/* Answers the exchange with status and body (heap, taken over; may be NULL for empty). Call
+ * exactly once, from any thread. */
+void http_reply(struct http_exchange *x, int status, const char *content_type, char *body,
+                size_t len);
+
+/* Extra response header for the reply that follows (e.g. Retry-After); at most 4. */
+void http_add_header(struct http_exchange *x, const char *name, const char *value);
+
+#endif
