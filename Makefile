@@ -18,9 +18,10 @@ asan: deps
 	cmake --preset asan
 	cmake --build --preset asan -j $(JOBS)
 
-# Until the HTTP server lands, `serve` checks the host with `verdict doctor`.
+# Checks the host, then serves on 127.0.0.1:8080 until Ctrl-C (SIGINT) or SIGTERM.
 serve: release
-	./build/release/verdict doctor
+	./build/release/verdict doctor --skip-toolchains
+	./build/release/verdict serve
 
 # The whole suite, twice: under AddressSanitizer+UBSan, and on the release build. Both
 # builds use -Werror, so a warning fails the run.

@@ -12,6 +12,8 @@ packages=(
     # test suite's helpers
     python3 golang-go golang-github-stretchr-testify-dev libboost-dev libssl-dev
     librust-rand-dev librust-regex-dev librust-md5-dev
+    # the API tests: a real client against the real server
+    python3-pytest python3-requests
 )
 
 missing=()

@@ -204,6 +204,16 @@ bool json_is_array(const struct json *j)
     return j && cJSON_IsArray(CC(j));
 }
 
+bool json_is_string(const struct json *j)
+{
+    return j && cJSON_IsString(CC(j));
+}
+
+bool json_is_null(const struct json *j)
+{
+    return j && cJSON_IsNull(CC(j));
+}
+
 void json_free(struct json *j)
 {
     cJSON_Delete(C(j));

@@ -57,9 +57,11 @@ int json_members(const struct json *j);
 const struct json *json_member(const struct json *j, int i);
 const char *json_key(const struct json *member);
 
-/* True for an object / an array. */
+/* True for an object / an array / a string / null. */
 bool json_is_object(const struct json *j);
 bool json_is_array(const struct json *j);
+bool json_is_string(const struct json *j);
+bool json_is_null(const struct json *j);
 
 /* Frees a whole tree; NULL is a no-op. */
 void json_free(struct json *j);

@@ -15,6 +15,7 @@
 #include "server/doctor.h"
 #include "server/opts.h"
 #include "server/run.h"
+#include "server/serve.h"
 
 #define EXIT_USAGE 2
 
@@ -76,6 +77,15 @@ static int cmd_not_built(const struct command *cmd, int argc, char **argv, int f
 static bool json_out, skip_toolchains, skip_gpu;
 static const char *doctor_languages;
 static struct run_opts run_opts;
+static struct serve_opts serve_opts;
+
+static int cmd_serve(const struct command *cmd, int argc, char **argv, int first)
+{
+    (void)argv;
+    if (first < argc)
+        return usage_error(cmd, "takes no arguments");
+    return serve_main(&serve_opts);
+}
 
 static int cmd_run(const struct command *cmd, int argc, char **argv, int first)
 {
@@ -152,6 +162,21 @@ static const struct opt doctor_opts[] = {
     OPT_END,
 };
 
+static const struct opt serve_table[] = {
+    {"listen", 'l', OPT_STRING, &serve_opts.listen, "HOST:PORT",
+     "address to serve on (default 127.0.0.1:8080; env VERDICT_LISTEN)", 0, 0},
+    {"cells", 'c', OPT_INT, &serve_opts.cells, "N",
+     "sandbox cells, i.e. programs run at once (default 16; env VERDICT_CELLS)", 1, 1024},
+    {"queue", 0, OPT_INT, &serve_opts.queue, "N", "requests waiting beyond those (default 4096)", 1,
+     1000000},
+    {"max-body", 0, OPT_BYTES, &serve_opts.max_body, "SIZE", "request body limit (default 16M)", 0,
+     0},
+    {"languages", 0, OPT_STRING, &serve_opts.languages, "DIR", "language templates", 0, 0},
+    {"cache", 0, OPT_STRING, &serve_opts.cache, "DIR", "compile cache directory", 0, 0},
+    HELP_OPT,
+    OPT_END,
+};
+
 static const struct opt run_table[] = {
     {"time", 't', OPT_DURATION, &run_opts.cpu_ms, "SECONDS", "CPU time limit (default 2)", 0, 0},
     {"wall", 'w', OPT_DURATION, &run_opts.wall_ms, "SECONDS",
@@ -174,8 +199,10 @@ static const struct opt run_table[] = {
 };
 
 static const struct command commands[] = {
-    {"serve", "Serve the HTTP API on 127.0.0.1:8080 (not built yet).", "[options]", plain_opts,
-     cmd_not_built},
+    {"serve",
+     "Serve the HTTP API (SandboxFusion-compatible /run_code, /v1/ping, /v1/languages,\n"
+     "/healthz) on 127.0.0.1:8080 until SIGTERM or SIGINT.",
+     "[--listen HOST:PORT] [--cells N] [options]", serve_table, cmd_serve},
     {"run",
      "Run one program in a sandbox cell and print its output and result.\n"
      "Exit status: 0 OK, 1 another verdict (RE, TLE, MLE, OLE), 3 sandbox error.",

@@ -38,9 +38,9 @@ expect "version libseccomp" 0 out '^libseccomp 2\.'                 -- version
 for c in serve run bench doctor version; do
     expect "$c --help"     0 out "^usage: verdict $c"               -- "$c" --help
 done
-for c in serve bench; do
-    expect "$c not built"  1 err "not built yet"                    -- "$c"
-done
+expect "bench not built"   1 err "not built yet"                    -- bench
+expect "serve bad listen"  2 err 'unknown option --port'            -- serve --port 1
+expect "serve extra arg"   2 err 'takes no arguments'               -- serve extra
 expect "run no program"    2 err 'missing the program'              -- run
 expect "run bad limit"     2 err "^verdict run: --time: invalid SECONDS 'x'" -- run --time x -- /bin/true
 

@@ -1,0 +1,161 @@
+/*
+ * serve: wiring and lifetime.
+ *
+ * Start-up order: signals blocked (every thread inherits the mask, and the main thread
+ * collects them with sigwait), templates loaded and probed, cache opened, GPUs found, cells
+ * started (from the main thread, which outlives them: they die with it), scheduler workers,
+ * routes, and last the listening socket. Stop order: stop accepting, let the scheduler finish
+ * every queued and running request (their replies go out on the still-running HTTP thread),
+ * then close the server, the cells and the rest. No cell or job outlives the server.
+ */
+#include "server/serve.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build_info.h"
+#include "runners/cell.h"
+#include "server/api.h"
+#include "server/gpu.h"
+
+#define EXIT_FAIL 1
+
+static int parse_listen(const char *s, char *host, size_t cap, int *port)
+{
+    const char *colon = strrchr(s, ':');
+    if (!colon || colon == s || (size_t)(colon - s) >= cap)
+        return -EINVAL;
+    char *end;
+    long p = strtol(colon + 1, &end, 10);
+    if (*end || p < 0 || p > 65535 || end == colon + 1)
+        return -EINVAL;
+    snprintf(host, cap, "%.*s", (int)(colon - s), s);
+    *port = (int)p;
+    return 0;
+}
+
+static int exe_path(char *buf, size_t cap)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, cap - 1);
+    if (n < 0)
+        return -errno;
+    buf[n] = '\0';
+    return 0;
+}
+
+struct parts {
+    struct lang_set *langs;
+    struct cache *cache;
+    struct pool *pool;
+    struct sched *sched;
+    struct api *api;
+    struct http_server *http;
+};
+
+static void teardown(struct parts *p)
+{
+    if (p->http)
+        http_quiesce(p->http);
+    sched_free(p->sched); /* finishes what is queued: every request is answered */
+    http_stop(p->http);
+    api_free(p->api);
+    pool_free(p->pool);
+    cache_close(p->cache);
+    lang_set_free(p->langs);
+}
+
+static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
+{
+    const char *env_listen = getenv("VERDICT_LISTEN"), *env_cells = getenv("VERDICT_CELLS");
+    const char *listen = o->listen ? o->listen : env_listen ? env_listen : "127.0.0.1:8080";
+    long cells = o->cells ? o->cells : env_cells ? strtol(env_cells, NULL, 10) : 16;
+    const char *env_langs = getenv("VERDICT_LANGUAGES");
+    const char *langs = o->languages ? o->languages : env_langs ? env_langs : VERDICT_LANGUAGES_DIR;
+    char host[64], exe[4096], arch[96] = "";
+    int port, rc;
+    if (parse_listen(listen, host, sizeof(host), &port) < 0)
+        return err_set(err, -EINVAL, "--listen %.100s: expected HOST:PORT", listen);
+    if (cells < 1 || cells > 1024)
+        return err_set(err, -EINVAL, "--cells must be 1..1024");
+    if ((rc = lang_load_dir(langs, &p->langs, err)) < 0)
+        return rc;
+    lang_probe(p->langs, NULL);
+    if ((rc = cache_open(o->cache ? o->cache : VERDICT_CACHE_DIR, 4ull << 30, &p->cache, err)) < 0)
+        return rc;
+    struct gpu_info g;
+    gpu_probe(&g);
+    int cc = g.count > 0 ? g.dev[0].cc_major * 10 + g.dev[0].cc_minor : 75;
+    snprintf(arch, sizeof(arch), "-gencode=arch=compute_%d,code=[sm_%d,compute_%d]", cc, cc, cc);
+    int nb = 0;
+    const char *const *lb = lang_binds(p->langs, &nb);
+    const char *binds[CELL_MAX_BINDS];
+    nb = nb < CELL_MAX_BINDS - 1 ? nb : CELL_MAX_BINDS - 1;
+    for (int i = 0; i < nb; i++)
+        binds[i] = lb[i];
+    binds[nb++] = cache_dir(p->cache);
+    if ((rc = exe_path(exe, sizeof(exe))) < 0)
+        return err_set(err, rc, "/proc/self/exe: %s", strerror(-rc));
+    struct pool_config pc = {.cells = (int)cells,
+                             .exe = exe,
+                             .uid_base = 61000,
+                             .nbinds = nb,
+                             .binds = binds,
+                             .gpus = g.count};
+    if ((rc = pool_new(&pc, &p->pool, err)) < 0)
+        return rc;
+    long queue = o->queue ? o->queue : 4096;
+    if ((rc = sched_new((int)cells + g.count, (int)queue, &p->sched, err)) < 0)
+        return rc;
+    struct api_config ac = {.langs = p->langs,
+                            .cache = p->cache,
+                            .pool = p->pool,
+                            .sched = p->sched,
+                            .cells = (int)cells,
+                            .gpus = g.count,
+                            .cuda_arch = arch};
+    if ((rc = api_new(&ac, &p->api, err)) < 0)
+        return rc;
+    struct http_config hc = {.host = host,
+                             .port = port,
+                             .max_body = o->max_body ? o->max_body : 16u << 20,
+                             .connections = 4096,
+                             .timeout_s = 600};
+    if ((rc = http_start(&hc, api_handle, p->api, &p->http, err)) < 0)
+        return rc;
+    fprintf(stderr, "verdict %s: serving on http://%s:%d with %ld cells, %d GPU cells\n",
+            VERDICT_VERSION, host, http_port(p->http), cells, g.count);
+    return 0;
+}
+
+int serve_main(const struct serve_opts *o)
+{
+    if (geteuid() != 0) {
+        fprintf(stderr, "verdict serve: needs root (cells use namespaces and cgroups)\n");
+        return EXIT_FAIL;
+    }
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    struct parts p;
+    memset(&p, 0, sizeof(p));
+    char err[ERR_LEN] = "";
+    int rc = start(o, &p, err);
+    if (rc < 0) {
+        fprintf(stderr, "verdict serve: %s\n", err);
+        teardown(&p);
+        return EXIT_FAIL;
+    }
+    int sig = 0;
+    sigwait(&set, &sig);
+    fprintf(stderr, "verdict: %s, finishing in-flight requests\n", strsignal(sig));
+    teardown(&p);
+    fprintf(stderr, "verdict: stopped\n");
+    return 0;
+}

@@ -1,0 +1,67 @@
+"""A real `verdict serve` on 127.0.0.1 (a free port), shared by the API tests of a module."""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+import pytest
+import requests
+
+VERDICT = os.environ.get("VERDICT_BIN", "build/dev/verdict")
+LANGUAGES = os.environ.get("VERDICT_LANGUAGES", "languages")
+
+
+def cell_pids():
+    pids = set()
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/cmdline", "rb") as f:
+                    if b"__cell" in f.read():
+                        pids.add(int(d))
+            except OSError:
+                pass
+    return pids
+
+
+class Server:
+    def __init__(self, cells=4, extra=()):
+        self.cache = tempfile.mkdtemp(prefix="verdict-api-cache-", dir="/var/tmp")
+        self.before = cell_pids()
+        self.proc = subprocess.Popen(
+            [VERDICT, "serve", "--listen", "127.0.0.1:0", "--cells", str(cells),
+             "--languages", LANGUAGES, "--cache", self.cache + "/artifacts", *extra],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        line = self.proc.stderr.readline().decode()
+        m = re.search(r"serving on (http://127\.0\.0\.1:\d+)", line)
+        assert m, f"server did not start: {line}"
+        self.url = m.group(1)
+
+    def post(self, path, body, **kw):
+        return requests.post(self.url + path, json=body, timeout=kw.pop("timeout", 60), **kw)
+
+    def run_code(self, **body):
+        r = self.post("/run_code", body)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        code = self.proc.wait(timeout=60)
+        shutil.rmtree(self.cache, ignore_errors=True)
+        left = cell_pids() - self.before
+        return code, left
+
+
+@pytest.fixture(scope="module")
+def server():
+    if os.geteuid() != 0:
+        pytest.skip("the sandbox needs root")
+    s = Server()
+    yield s
+    code, left = s.stop()
+    assert code == 0, "server did not stop cleanly"
+    assert not left, f"cells outlived the server: {left}"

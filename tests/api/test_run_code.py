@@ -1,0 +1,243 @@
+"""/run_code against the real server: SandboxFusion's own cases (reference §5), veRL's cases,
+verdict's additions, and bad input answered with clear 4xx errors."""
+import base64
+import concurrent.futures
+
+import requests
+
+
+def b64(s):
+    return base64.b64encode(s.encode()).decode()
+
+
+# ---- SandboxFusion's test suite (sandbox/tests/runners), case by case ----------------------
+
+def test_python_print(server):
+    r = server.run_code(code="print(123)", language="python", run_timeout=5)
+    assert r["status"] == "Success"
+    assert r["compile_result"] is None
+    assert r["run_result"]["stdout"].strip() == "123"
+    assert r["executor_pod_name"] is None and r["files"] == {}
+
+
+def test_python_timeout(server):
+    r = server.run_code(code="import time\ntime.sleep(0.2)", language="python", run_timeout=0.1)
+    assert r["status"] == "Failed"
+    assert r["run_result"]["status"] == "TimeLimitExceeded"
+    assert r["run_result"]["return_code"] is None
+
+
+def test_python_assert(server):
+    r = server.run_code(code="assert 1 == 2", language="python")
+    assert r["status"] == "Failed"
+    assert r["run_result"]["status"] == "Finished"
+    assert "AssertionError" in r["run_result"]["stderr"]
+
+
+def test_python_syntax_error(server):
+    r = server.run_code(code="int a = 1", language="python")
+    assert r["status"] == "Failed"
+    assert r["run_result"]["status"] == "Finished"
+    assert "SyntaxError" in r["run_result"]["stderr"]
+
+
+def test_files_in(server):
+    code = "print(open('dir1/dir2/dir3/secret_flag').read())"
+    r = server.run_code(code=code, language="python",
+                        files={"dir1/dir2/dir3/secret_flag": b64('"hello, this is a test"'),
+                               "skipped": None})
+    assert r["status"] == "Success", r
+    assert "hello, this is a test" in r["run_result"]["stdout"]
+
+
+def test_stdin(server):
+    r = server.run_code(code="print(int(input()))", language="python", stdin="65535")
+    assert r["run_result"]["stdout"] == "65535\n"
+
+
+def test_fetch_files(server):
+    code = "open('a.txt', 'w').write('secret')\nopen('sub/b', 'w').write('sauce')"
+    r = server.run_code(code="import os\nos.mkdir('sub')\n" + code, language="python",
+                        fetch_files=["a.txt", "sub/b", "missing", "/etc/passwd"])
+    assert r["status"] == "Success", r
+    assert base64.b64decode(r["files"]["a.txt"]) == b"secret"
+    assert base64.b64decode(r["files"]["sub/b"]) == b"sauce"
+    assert "missing" not in r["files"] and "/etc/passwd" not in r["files"]
+
+
+def test_cpp_compile_error(server):
+    r = server.run_code(code="int main() { return x; }", language="cpp")
+    assert r["status"] == "Failed"
+    assert r["compile_result"]["status"] == "Finished"
+    assert r["compile_result"]["return_code"] != 0
+    assert "not declared" in r["compile_result"]["stderr"]
+    assert r["run_result"] is None
+
+
+def test_cpp_timeout_assert_threads_stdin(server):
+    sleep = ("#include <thread>\n#include <chrono>\nint main(){std::this_thread::sleep_for("
+             "std::chrono::milliseconds(1000));}")
+    r = server.run_code(code=sleep, language="cpp", run_timeout=0.5)
+    assert r["run_result"]["status"] == "TimeLimitExceeded"
+    r = server.run_code(code="#include <cassert>\nint main(){assert(1==2);}", language="cpp")
+    assert r["status"] == "Failed" and "Assertion" in r["run_result"]["stderr"]
+    threads = """
+    #include <condition_variable>
+    #include <iostream>
+    #include <mutex>
+    #include <queue>
+    #include <thread>
+    #include <vector>
+    int main() {
+        std::queue<int> q; std::mutex m; std::condition_variable cv; long sum = 0; int done = 0;
+        std::vector<std::thread> ts;
+        for (int p = 0; p < 2; p++) ts.emplace_back([&] { for (int i = 1; i <= 1000; i++) {
+            std::lock_guard<std::mutex> l(m); q.push(i); cv.notify_one(); } });
+        for (int c = 0; c < 2; c++) ts.emplace_back([&] { for (;;) { std::unique_lock<std::mutex> l(m);
+            cv.wait(l, [&] { return !q.empty() || done == 2000; }); if (q.empty()) return;
+            sum += q.front(); q.pop(); if (++done == 2000) cv.notify_all(); } });
+        for (auto &t : ts) t.join();
+        std::cout << sum << std::endl;
+    }"""
+    r = server.run_code(code=threads, language="cpp", run_timeout=2)
+    assert r["status"] == "Success", r
+    assert r["run_result"]["stdout"] == "1001000\n"
+    r = server.run_code(code="#include <iostream>\nint main(){int x; std::cin >> x; std::cout << x"
+                        " << std::endl;}", language="cpp", stdin="65535")
+    assert r["run_result"]["stdout"] == "65535\n"
+
+
+def test_bash(server):
+    assert server.run_code(code='echo "Hello World"', language="bash")["run_result"][
+        "stdout"] == "Hello World\n"
+    r = server.run_code(code="test 1 -eq 2", language="bash")
+    assert r["status"] == "Failed" and r["run_result"]["status"] == "Finished"
+    r = server.run_code(code="if [", language="bash")
+    assert "syntax error" in r["run_result"]["stderr"]
+    r = server.run_code(code="read input; echo $input", language="bash", stdin="65535")
+    assert r["run_result"]["stdout"] == "65535\n"
+
+
+def test_rust(server):
+    sleep = "fn main() { std::thread::sleep(std::time::Duration::from_millis(200)); }"
+    r = server.run_code(code=sleep, language="rust", run_timeout=0.1, compile_timeout=10)
+    assert r["compile_result"]["status"] == "Finished"
+    assert r["run_result"]["status"] == "TimeLimitExceeded"
+    r = server.run_code(code="fn main() { assert_eq!(1, 2); }", language="rust")
+    assert r["status"] == "Failed" and "assertion" in r["run_result"]["stderr"]
+
+
+# ---- veRL's cases (verl/utils/reward_score/sandbox_fusion) --------------------------------
+
+def test_verl_python_as_cpp_is_a_compile_error(server):
+    r = server.run_code(code="a=b", language="cpp")
+    assert r["compile_result"]["status"] == "Finished" and r["compile_result"]["return_code"] != 0
+
+
+def test_verl_runtime_error_and_timeout(server):
+    r = server.run_code(code="raise ValueError('x')", language="python")
+    assert r["run_result"]["return_code"] != 0 and "ValueError" in r["run_result"]["stderr"]
+    r = server.run_code(code="import time\ntime.sleep(10)", language="python", run_timeout=1)
+    assert r["run_result"]["status"] == "TimeLimitExceeded"
+
+
+def test_verl_stdin_variants(server):
+    code = "import sys\nprint(f\"You said '{sys.stdin.read()}'\")"
+    for stdin, want in ((None, ""), ("", ""), ("hello", "hello")):
+        r = server.run_code(code=code, language="python", stdin=stdin)
+        assert r["run_result"]["stdout"] == f"You said '{want}'\n"
+
+
+def test_parallel_mix(server):
+    """Correct, wrong and timing-out programs at once: each gets its own answer."""
+    cases = []
+    for i in range(24):
+        kind = i % 3
+        code = ["print(input())", "print('wrong')", "import time\ntime.sleep(5)"][kind]
+        cases.append((kind, dict(code=code, language="python", stdin=f"v{i}", run_timeout=1)))
+    with concurrent.futures.ThreadPoolExecutor(24) as ex:
+        results = list(ex.map(lambda c: server.run_code(**c[1]), cases))
+    for (kind, body), r in zip(cases, results):
+        if kind == 0:
+            assert r["run_result"]["stdout"] == body["stdin"] + "\n"
+        elif kind == 1:
+            assert r["run_result"]["stdout"] == "wrong\n"
+        else:
+            assert r["run_result"]["status"] == "TimeLimitExceeded"
+
+
+# ---- verdict's additions -----------------------------------------------------------------
+
+def test_default_language_is_python(server):
+    assert server.run_code(code="print(1+1)")["run_result"]["stdout"] == "2\n"
+
+
+def test_c_is_accepted(server):
+    r = server.run_code(code="#include <stdio.h>\nint main(void){puts(\"c\");}", language="c")
+    assert r["status"] == "Success" and r["run_result"]["stdout"] == "c\n"
+
+
+def test_memory_limit_is_visible(server):
+    r = server.run_code(code="x = bytearray(200 << 20)\nprint(len(x))", language="python",
+                        memory_limit_MB=64)
+    assert r["status"] == "Failed"
+    assert r["run_result"]["verdict"] == "MLE"
+    assert r["run_result"]["memory_limit_exceeded"] is True
+
+
+def test_large_output_is_not_a_timeout(server):
+    """SandboxFusion #62: > ~160 KB of output turned into a timeout. Drained here."""
+    r = server.run_code(code="print('x' * 1000000)", language="python")
+    assert r["status"] == "Success"
+    assert len(r["run_result"]["stdout"]) == 1000001
+
+
+def test_compile_once(server):
+    code = "#include <iostream>\nint main(){std::string s; std::cin >> s; std::cout << s;}"
+    first = server.run_code(code=code, language="cpp", stdin="a")
+    again = server.run_code(code=code, language="cpp", stdin="b")
+    assert first["compile_result"]["cached"] is False
+    assert again["compile_result"]["cached"] is True
+    assert again["run_result"]["stdout"] == "b"
+
+
+# ---- other routes and bad input ------------------------------------------------------------
+
+def test_ping_health_languages(server):
+    assert requests.get(server.url + "/v1/ping").json() == "pong"
+    h = requests.get(server.url + "/healthz").json()
+    assert h["status"] == "ok" and h["cells"] == 4
+    langs = {l["name"]: l for l in requests.get(server.url + "/v1/languages").json()}
+    assert langs["python"]["available"] and "python3" in langs["python"]["aliases"]
+    assert langs["cuda"]["needs_gpu"]
+
+
+def test_validation_errors(server):
+    def detail(body):
+        r = server.post("/run_code", body)
+        assert r.status_code == 422, r.text
+        return r.json()["detail"][0]
+    assert detail({"language": "python"})["loc"] == ["body", "code"]
+    assert detail({"code": "x", "language": "cobol"})["loc"] == ["body", "language"]
+    assert detail({"code": "x", "run_timeout": "soon"})["loc"] == ["body", "run_timeout"]
+    assert detail({"code": "x", "run_timeout": -1})["loc"] == ["body", "run_timeout"]
+    assert detail({"code": "x", "memory_limit_MB": 1.5})["loc"] == ["body", "memory_limit_MB"]
+    assert detail({"code": "x", "stdin": 5})["loc"] == ["body", "stdin"]
+    assert detail({"code": "x", "files": {"a": "!!!"}})["loc"] == ["body", "files", "a"]
+    assert detail({"code": "x", "files": {"/etc/x": "YQ=="}})["loc"] == ["body", "files", "/etc/x"]
+    assert detail({"code": "x", "fetch_files": "a"})["loc"] == ["body", "fetch_files"]
+    assert detail(["not", "an", "object"])["loc"] == ["body"]
+    r = requests.post(server.url + "/run_code", data="{not json", timeout=10)
+    assert r.status_code == 422 and r.json()["detail"][0]["type"] == "json_invalid"
+
+
+def test_unknown_route_and_method(server):
+    r = requests.get(server.url + "/nope")
+    assert r.status_code == 404 and r.json() == {"detail": "Not Found"}
+    r = requests.delete(server.url + "/run_code")
+    assert r.status_code == 405 and r.json() == {"detail": "Method Not Allowed"}
+
+
+def test_body_too_large(server):
+    r = requests.post(server.url + "/run_code", data=b"x" * (17 << 20), timeout=60)
+    assert r.status_code == 413
