@@ -25,6 +25,7 @@
 
 #include "server/base64.h"
 #include "server/json.h"
+#include "server/judge.h"
 #include "server/program.h"
 
 #define MAX_TIMEOUT_S 300.0
@@ -60,21 +61,27 @@ static void reply_detail(struct api *a, struct http_exchange *x, int status, con
     reply_json(a, x, status, d);
 }
 
-/* FastAPI's validation error: {"detail": [{"type", "loc": ["body", field...], "msg", ...}]}. */
-static void reply_422(struct api *a, struct http_exchange *x, const char *type, const char *field,
-                      const char *sub, const char *msg)
+/* FastAPI's validation error: {"detail": [{"type", "loc": ["body", field...], "msg"}]}. */
+static void reply_422_at(struct api *a, struct http_exchange *x, const char *type,
+                         const char *const *locs, int nloc, const char *msg)
 {
     struct json *d = json_object();
     struct json *e = json_push(json_set(d, "detail", json_array()), json_object());
     json_set_str(e, "type", type);
     struct json *loc = json_set(e, "loc", json_array());
     json_push_str(loc, "body");
-    if (field)
-        json_push_str(loc, field);
-    if (sub)
-        json_push_str(loc, sub);
+    for (int i = 0; i < nloc; i++)
+        if (locs[i])
+            json_push_str(loc, locs[i]);
     json_set_str(e, "msg", msg);
     reply_json(a, x, 422, d);
+}
+
+static void reply_422(struct api *a, struct http_exchange *x, const char *type, const char *field,
+                      const char *sub, const char *msg)
+{
+    const char *locs[2] = {field, sub};
+    reply_422_at(a, x, type, locs, 2, msg);
 }
 
 /* ---- /run_code ------------------------------------------------------------------------- */
@@ -386,6 +393,56 @@ static void run_code(struct api *a, struct http_exchange *x)
                  rc == -EBUSY ? "server busy: the queue is full, retry" : "server shutting down");
 }
 
+/* ---- /v1/judge ------------------------------------------------------------------------- */
+
+struct judge_work {
+    struct api *api;
+    struct http_exchange *x;
+    struct judge_request *req;
+};
+
+static void judge_work(void *arg)
+{
+    struct judge_work *w = arg;
+    struct json *d = judge_run(&w->api->env, w->req);
+    reply_json(w->api, w->x, 200, d);
+    judge_request_free(w->req);
+    free(w);
+}
+
+static void judge(struct api *a, struct http_exchange *x)
+{
+    size_t len;
+    struct json *body = json_parse(http_body(x, &len));
+    if (!body) {
+        reply_422(a, x, "json_invalid", NULL, NULL, "JSON decode error");
+        return;
+    }
+    struct judge_error e;
+    struct judge_request *req = NULL;
+    int rc = judge_parse(a->cfg.langs, body, &req, &e);
+    json_free(body);
+    if (rc < 0) {
+        const char *locs[3] = {e.loc[0], e.loc[1], e.loc[2]};
+        reply_422_at(a, x, e.type, locs, e.nloc, e.msg);
+        return;
+    }
+    struct judge_work *w = malloc(sizeof(*w));
+    if (!w) {
+        judge_request_free(req);
+        reply_detail(a, x, 500, "out of memory");
+        return;
+    }
+    *w = (struct judge_work){a, x, req};
+    if ((rc = sched_submit(a->cfg.sched, judge_work, w)) == 0)
+        return;
+    judge_request_free(req);
+    free(w);
+    http_add_header(x, "Retry-After", "1");
+    reply_detail(a, x, 503,
+                 rc == -EBUSY ? "server busy: the queue is full, retry" : "server shutting down");
+}
+
 /* ---- other routes ---------------------------------------------------------------------- */
 
 static void ping(struct api *a, struct http_exchange *x)
@@ -445,10 +502,8 @@ struct route {
 };
 
 static const struct route routes[] = {
-    {"POST", "/run_code", run_code},
-    {"GET", "/v1/ping", ping},
-    {"GET", "/healthz", healthz},
-    {"GET", "/v1/languages", languages},
+    {"POST", "/run_code", run_code}, {"POST", "/v1/judge", judge},        {"GET", "/v1/ping", ping},
+    {"GET", "/healthz", healthz},    {"GET", "/v1/languages", languages},
 };
 
 void api_handle(struct http_exchange *x, void *ctx)

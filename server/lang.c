@@ -215,7 +215,7 @@ static int parse_doc(struct ctx *c, const struct json *doc, struct lang *l)
 {
     static const char *const fields[] = {"name",      "aliases",     "source",  "compile",
                                          "run",       "binds",       "version", "version_pick",
-                                         "needs_gpu", "description", NULL};
+                                         "needs_gpu", "description", "harness", NULL};
     const char *name;
     bool gpu = false;
     if (!json_is_object(doc))
@@ -229,8 +229,12 @@ static int parse_doc(struct ctx *c, const struct json *doc, struct lang *l)
         get_string(c, doc, "source", false, &l->source) < 0 ||
         get_strings(c, doc, "binds", "", true, false, &l->binds, &l->nbinds) < 0 ||
         get_strings(c, doc, "version", "", false, true, &l->version, &l->nversion) < 0 ||
-        get_string(c, doc, "version_pick", true, &l->version_pick) < 0)
+        get_string(c, doc, "version_pick", true, &l->version_pick) < 0 ||
+        get_string(c, doc, "harness", true, &l->harness) < 0)
         return -EINVAL;
+    if (l->harness && (!strstr(l->harness, "{code}") || !strstr(l->harness, "{tests}") ||
+                       !strstr(l->harness, "{marker}")))
+        return fail(c, "harness", "must contain {code}, {tests} and {marker}");
     if (!job_path_ok(l->source) || strchr(l->source, '/'))
         return fail(c, "source", "must be a plain file name");
     for (int i = 0; i < l->naliases; i++)
@@ -310,6 +314,7 @@ void lang_free(struct lang *l)
     free_strings(l->binds, l->nbinds);
     free_strings(l->version, l->nversion);
     free(l->version_pick);
+    free(l->harness);
     free(l);
 }
 

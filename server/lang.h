@@ -43,6 +43,7 @@ struct lang {
     char **version;     /* the version command */
     char *version_pick; /* substring of the version line, or NULL: first line */
     bool needs_gpu;     /* runs need a GPU */
+    char *harness;      /* how test code joins the program: {code}, {tests}, {marker}; or NULL */
     char path[256];     /* the template file, for messages */
     /* Filled by lang_probe: */
     bool available;
