@@ -26,6 +26,7 @@
 #include "server/base64.h"
 #include "server/json.h"
 #include "server/judge.h"
+#include "server/metrics.h"
 #include "server/program.h"
 
 #define MAX_TIMEOUT_S 300.0
@@ -35,17 +36,26 @@
 struct api {
     struct api_config cfg;
     struct program_env env;
+    struct metrics *metrics;
     time_t started;
     atomic_ulong answered;
 };
 
 /* ---- replies ----------------------------------------------------------------------------- */
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void reply_json(struct api *a, struct http_exchange *x, int status, struct json *doc)
 {
     char *text = json_render(doc, false);
     json_free(doc);
     atomic_fetch_add(&a->answered, 1);
+    metrics_request(a->metrics, http_path(x), text ? status : 500);
     if (!text) {
         char *oom = strdup("{\"detail\":\"out of memory\"}");
         http_reply(x, 500, "application/json", oom, oom ? strlen(oom) : 0);
@@ -89,6 +99,7 @@ static void reply_422(struct api *a, struct http_exchange *x, const char *type, 
 struct run_code {
     struct api *api;
     struct http_exchange *x;
+    double queued_at; /* when it entered the scheduler's queue */
     const struct lang *lang;
     int nfiles;
     struct job_file files[MAX_FILES + 1]; /* [0] is the source */
@@ -314,6 +325,7 @@ static void run_code_work(void *arg)
 {
     struct run_code *r = arg;
     struct api *a = r->api;
+    metrics_observe(a->metrics, HIST_QUEUE, now_s() - r->queued_at);
     struct program p;
     char err[ERR_LEN] = "";
     struct json *d = json_object();
@@ -323,11 +335,15 @@ static void run_code_work(void *arg)
     uint8_t *payload = NULL;
     memset(&res, 0, sizeof(res));
     bool ran = false;
+    if (rc == 0 && r->lang->compiled && !p.cached)
+        metrics_observe(a->metrics, HIST_COMPILE, (double)p.compile.wall_ms / 1000.0);
     if (rc < 0) {
         status = "SandboxError";
         message = err;
+        metrics_verdict(a->metrics, r->lang, "SE");
     } else if (!p.ok) {
         status = "Failed";
+        metrics_verdict(a->metrics, r->lang, "CE");
     } else {
         struct program_io io = {.in = r->in,
                                 .in_len = r->in_len,
@@ -336,6 +352,8 @@ static void run_code_work(void *arg)
                                 .fetch = (const char *const *)r->fetch};
         program_run(&a->env, &p, &io, &res, &payload);
         ran = true;
+        metrics_observe(a->metrics, HIST_RUN, (double)res.wall_ms / 1000.0);
+        metrics_verdict(a->metrics, r->lang, job_status_name(res.status));
         if (res.status == JOB_SE) {
             status = "SandboxError";
             message = res.message;
@@ -384,6 +402,7 @@ static void run_code(struct api *a, struct http_exchange *x)
         run_code_free(r);
         return;
     }
+    r->queued_at = now_s();
     int rc = sched_submit(a->cfg.sched, run_code_work, r);
     if (rc == 0)
         return; /* answered by a worker; the connection waits suspended */
@@ -405,6 +424,18 @@ static void judge_work(void *arg)
 {
     struct judge_work *w = arg;
     struct json *d = judge_run(&w->api->env, w->req);
+    const char *status;
+    if (json_str(json_get(d, "status"), &status) && strcmp(status, "OK") != 0)
+        metrics_verdict(w->api->metrics, judge_language(w->req), status); /* CE or SE */
+    const struct json *tests = json_get(d, "tests");
+    for (int i = 0; i < json_len(tests); i++) {
+        const char *v;
+        double ms;
+        if (json_str(json_get(json_at(tests, i), "verdict"), &v))
+            metrics_verdict(w->api->metrics, judge_language(w->req), v);
+        if (json_num(json_get(json_at(tests, i), "wall_ms"), &ms))
+            metrics_observe(w->api->metrics, HIST_RUN, ms / 1000.0);
+    }
     reply_json(w->api, w->x, 200, d);
     judge_request_free(w->req);
     free(w);
@@ -449,6 +480,7 @@ static void ping(struct api *a, struct http_exchange *x)
 {
     char *body = strdup("\"pong\"");
     atomic_fetch_add(&a->answered, 1);
+    metrics_request(a->metrics, http_path(x), 200);
     http_reply(x, 200, "application/json", body, body ? strlen(body) : 0);
 }
 
@@ -496,14 +528,36 @@ static void languages(struct api *a, struct http_exchange *x)
     reply_json(a, x, 200, list);
 }
 
+static void metrics(struct api *a, struct http_exchange *x)
+{
+    struct sched_stats st;
+    struct cache_stats cs;
+    sched_get_stats(a->cfg.sched, &st);
+    cache_get_stats(a->cfg.cache, &cs);
+    struct metrics_gauges g = {.queued = st.queued,
+                               .running = st.running,
+                               .cells = a->cfg.cells,
+                               .gpu_cells = a->cfg.gpus,
+                               .cells_replaced = pool_replaced(a->cfg.pool),
+                               .cache_hits = cs.hits,
+                               .cache_misses = cs.misses,
+                               .cache_entries = cs.entries,
+                               .cache_bytes = cs.bytes};
+    metrics_request(a->metrics, http_path(x), 200); /* counted in its own exposition */
+    char *text = metrics_render(a->metrics, &g);
+    atomic_fetch_add(&a->answered, 1);
+    http_reply(x, text ? 200 : 500, "text/plain; version=0.0.4", text, text ? strlen(text) : 0);
+}
+
 struct route {
     const char *method, *path;
     void (*fn)(struct api *a, struct http_exchange *x);
 };
 
 static const struct route routes[] = {
-    {"POST", "/run_code", run_code}, {"POST", "/v1/judge", judge},        {"GET", "/v1/ping", ping},
-    {"GET", "/healthz", healthz},    {"GET", "/v1/languages", languages},
+    {"POST", "/run_code", run_code},     {"POST", "/v1/judge", judge},
+    {"GET", "/v1/ping", ping},           {"GET", "/healthz", healthz},
+    {"GET", "/v1/languages", languages}, {"GET", "/metrics", metrics},
 };
 
 void api_handle(struct http_exchange *x, void *ctx)
@@ -537,6 +591,10 @@ int api_new(const struct api_config *cfg, struct api **out, char err[ERR_LEN])
     snprintf(a->env.cuda_arch, sizeof(a->env.cuda_arch), "%s",
              cfg->cuda_arch ? cfg->cuda_arch : "");
     a->started = time(NULL);
+    if (!(a->metrics = metrics_new(cfg->langs))) {
+        free(a);
+        return err_set(err, -ENOMEM, "out of memory");
+    }
     *out = a;
     return 0;
 }
@@ -548,5 +606,7 @@ unsigned long api_answered(struct api *a)
 
 void api_free(struct api *a)
 {
+    if (a)
+        metrics_free(a->metrics);
     free(a);
 }

@@ -254,6 +254,11 @@ int judge_parse(const struct lang_set *langs, const struct json *b, struct judge
     return 0;
 }
 
+const struct lang *judge_language(const struct judge_request *r)
+{
+    return r->lang;
+}
+
 void judge_request_free(struct judge_request *r)
 {
     if (!r)

@@ -31,6 +31,9 @@ int judge_parse(const struct lang_set *langs, const struct json *body, struct ju
 /* Judges (in a worker: it runs programs) and returns the response document. */
 struct json *judge_run(const struct program_env *env, struct judge_request *r);
 
+/* The language of a parsed request (borrowed). */
+const struct lang *judge_language(const struct judge_request *r);
+
 void judge_request_free(struct judge_request *r);
 
 #endif
