@@ -367,8 +367,10 @@ int cg_probe(const struct cg_host *h, enum cg_ctrl c, char detail[ERR_LEN], char
 
 /* ---- the job tree ---------------------------------------------------------------------- */
 
-/* The hierarchies a job needs: memory (limit, peak, OOM), pids, and CPU accounting. */
-static const enum cg_ctrl job_ctrls[] = {CG_MEMORY, CG_PIDS, CG_CPUACCT};
+/* The hierarchies a job needs: memory (limit, peak, OOM), pids, and CPU accounting; and, where
+ * the host has it, the cpu controller, so that all jobs together weigh as one group against
+ * the server's own threads (the server stays responsive under any load of jobs). */
+static const enum cg_ctrl job_ctrls[] = {CG_MEMORY, CG_PIDS, CG_CPUACCT, CG_CPU};
 #define NJOB_CTRLS (sizeof(job_ctrls) / sizeof(job_ctrls[0]))
 
 int cg_parse_keyed(const char *text, const char *key, uint64_t *value)
@@ -494,6 +496,8 @@ int cg_tree_create(const struct cg_host *h, struct cg_tree *t, char err[ERR_LEN]
     }
     for (size_t i = 0; rc == 0 && i < NJOB_CTRLS; i++) {
         const char *base = cg_dir(h, job_ctrls[i]);
+        if (!base && job_ctrls[i] == CG_CPU)
+            continue; /* optional: only fairness, not accounting, depends on it */
         if (!base)
             return err_set(err, -ENOTSUP, "cgroup v1 controller %s not mounted",
                            ctrl_names[job_ctrls[i]]);

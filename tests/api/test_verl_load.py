@@ -1,0 +1,74 @@
+"""veRL's hardest cases against a server with a cell per concurrent request: 100 CPU-bound
+programs at once with run_timeout 10 all come back TimeLimitExceeded within veRL's 30 s client
+timeout; and 100 at once of which some are right, some wrong, some sleep past the limit each
+get their own answer."""
+import concurrent.futures
+import os
+import time
+
+import pytest
+import requests
+
+from conftest import Server
+
+# veRL's CPU-bound case: a DP of ~1.2e8 steps, far beyond 10 s of CPU for Python.
+DP = """
+n = 12000
+dp = [0] * (n + 1)
+for i in range(1, n + 1):
+    for j in range(i, 0, -1):
+        dp[j] = (dp[j] + dp[j - 1] + i) % 1000000007
+print(dp[n // 2])
+"""
+
+
+@pytest.fixture(scope="module")
+def big():
+    if os.geteuid() != 0:
+        pytest.skip("the sandbox needs root")
+    s = Server(cells=104)
+    yield s
+    code, left = s.stop()
+    assert code == 0 and not left
+
+
+def post_all(server, bodies):
+    def one(body):
+        r = requests.post(server.url + "/run_code", json=body, timeout=30)  # veRL's own limit
+        assert r.status_code == 200, r.text
+        return r.json()
+    with concurrent.futures.ThreadPoolExecutor(len(bodies)) as ex:
+        return list(ex.map(one, bodies))
+
+
+def test_100_cpu_bound_all_tle_in_time(big):
+    start = time.monotonic()
+    results = post_all(big, [dict(code=DP, language="python", run_timeout=10, compile_timeout=10)
+                             for _ in range(100)])
+    elapsed = time.monotonic() - start
+    print(f"100 CPU-bound programs: {elapsed:.1f} s")
+    assert all(r["run_result"]["status"] == "TimeLimitExceeded" for r in results)
+    assert elapsed < 30
+
+
+def test_100_mixed_each_right(big):
+    bodies, kinds = [], []
+    for i in range(100):
+        kind = "ok" if i % 10 < 6 else "wrong" if i % 10 < 8 else "sleep"
+        code = {"ok": "print(input())", "wrong": "print('nope')",
+                "sleep": "import time\ntime.sleep(20)"}[kind]
+        kinds.append(kind)
+        bodies.append(dict(code=code, language="python", stdin=f"case {i}", run_timeout=5))
+    start = time.monotonic()
+    results = post_all(big, bodies)
+    elapsed = time.monotonic() - start
+    print(f"100 mixed programs: {elapsed:.1f} s")
+    for kind, body, r in zip(kinds, bodies, results):
+        run = r["run_result"]
+        if kind == "ok":
+            assert r["status"] == "Success" and run["stdout"] == body["stdin"] + "\n"
+        elif kind == "wrong":
+            assert run["stdout"] == "nope\n"
+        else:
+            assert run["status"] == "TimeLimitExceeded"
+    assert elapsed < 30
