@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include "server/judge.h"
 #include "server/metrics.h"
 #include "server/program.h"
+#include "server/sha256.h"
 
 #define MAX_TIMEOUT_S 300.0
 #define MAX_MEMORY_MB 65536
@@ -474,6 +476,201 @@ static void judge(struct api *a, struct http_exchange *x)
                  rc == -EBUSY ? "server busy: the queue is full, retry" : "server shutting down");
 }
 
+/* ---- /v1/judge/batch ---------------------------------------------------------------------
+ * Many programs in one request, answered as NDJSON in completion order, one line per item:
+ * {"id": ..., "result": {...as /v1/judge...}} or {"id": ..., "error": {type, loc, msg}}.
+ * Items that are the same program with the same tests (everything but the id) are judged
+ * once and the result given to each. */
+
+#define MAX_BATCH 4096
+
+struct batch {
+    struct api *api;
+    struct http_exchange *x;
+    pthread_mutex_t lock;
+    int remaining; /* programs not yet answered (+1 while the handler is still submitting) */
+};
+
+struct batch_job {
+    struct batch *b;
+    struct judge_request *req;
+    int nids;
+    char **ids; /* rendered JSON of each item's id */
+};
+
+static void batch_line(struct batch *b, const char *id, const char *field, struct json *value)
+{
+    char *v = json_render(value, false);
+    size_t n = strlen(id) + (v ? strlen(v) : 4) + strlen(field) + 16;
+    char *line = malloc(n);
+    if (line) {
+        int len = snprintf(line, n, "{\"id\":%s,\"%s\":%s}\n", id, field, v ? v : "null");
+        http_stream_write(b->x, line, (size_t)len);
+    }
+    free(line);
+    free(v);
+}
+
+static void batch_done(struct batch *b)
+{
+    pthread_mutex_lock(&b->lock);
+    bool last = --b->remaining == 0;
+    pthread_mutex_unlock(&b->lock);
+    if (last) {
+        metrics_request(b->api->metrics, "/v1/judge/batch", 200);
+        atomic_fetch_add(&b->api->answered, 1);
+        http_stream_end(b->x);
+        pthread_mutex_destroy(&b->lock);
+        free(b);
+    }
+}
+
+static void batch_job_free(struct batch_job *j)
+{
+    for (int i = 0; i < j->nids; i++)
+        free(j->ids[i]);
+    free(j->ids);
+    judge_request_free(j->req);
+    free(j);
+}
+
+static void batch_work(void *arg)
+{
+    struct batch_job *j = arg;
+    struct json *d = judge_run(&j->b->api->env, j->req);
+    for (int i = 0; i < j->nids; i++)
+        batch_line(j->b, j->ids[i], "result", d);
+    json_free(d);
+    struct batch *b = j->b;
+    batch_job_free(j);
+    batch_done(b);
+}
+
+/* What makes two items the same program: every member but the id, rendered. */
+static void item_key(const struct json *item, char key[65])
+{
+    struct sha256 h;
+    sha256_init(&h);
+    for (int i = 0; i < json_members(item); i++) {
+        const struct json *m = json_member(item, i);
+        if (strcmp(json_key(m), "id") == 0)
+            continue;
+        char *v = json_render(m, false);
+        sha256_update(&h, json_key(m), strlen(json_key(m)) + 1);
+        if (v)
+            sha256_update(&h, v, strlen(v) + 1);
+        free(v);
+    }
+    sha256_hex(&h, key);
+}
+
+static void batch_error(struct batch *b, const char *id, const struct judge_error *e)
+{
+    struct json *err = json_object();
+    json_set_str(err, "type", e->type);
+    struct json *loc = json_set(err, "loc", json_array());
+    for (int i = 0; i < e->nloc; i++)
+        json_push_str(loc, e->loc[i]);
+    json_set_str(err, "msg", e->msg);
+    batch_line(b, id, "error", err);
+    json_free(err);
+}
+
+static void batch_item(struct batch *b, const struct json *item, struct batch_job **jobs,
+                       char (*keys)[65], int *njobs)
+{
+    const struct json *idv = json_get(item, "id");
+    char *id = idv ? json_render(idv, false) : strdup("null");
+    struct judge_error e;
+    struct judge_request *req = NULL;
+    if (!id)
+        return;
+    char key[65];
+    item_key(item, key);
+    for (int k = 0; k < *njobs; k++) {
+        if (strcmp(keys[k], key) == 0) { /* the same program and tests: judged once */
+            char **ids = realloc(jobs[k]->ids, (size_t)(jobs[k]->nids + 1) * sizeof(*ids));
+            if (ids) {
+                jobs[k]->ids = ids;
+                ids[jobs[k]->nids++] = id;
+                return;
+            }
+        }
+    }
+    if (judge_parse(b->api->cfg.langs, item, &req, &e) < 0) {
+        batch_error(b, id, &e);
+        free(id);
+        return;
+    }
+    struct batch_job *j = calloc(1, sizeof(*j));
+    char **ids = malloc(sizeof(*ids));
+    if (!j || !ids) {
+        free(j);
+        free(ids);
+        free(id);
+        judge_request_free(req);
+        return;
+    }
+    *j = (struct batch_job){b, req, 1, ids};
+    ids[0] = id;
+    memcpy(keys[*njobs], key, 65);
+    jobs[(*njobs)++] = j;
+}
+
+static void judge_batch(struct api *a, struct http_exchange *x)
+{
+    size_t len;
+    struct json *body = json_parse(http_body(x, &len));
+    const struct json *items = json_get(body, "items");
+    if (!body) {
+        reply_422(a, x, "json_invalid", NULL, NULL, "JSON decode error");
+        return;
+    }
+    if (!json_is_array(items) || json_len(items) == 0 || json_len(items) > MAX_BATCH) {
+        json_free(body);
+        reply_422(a, x, "list_type", "items", NULL, "items must be a list of 1 to 4096 programs");
+        return;
+    }
+    int n = json_len(items);
+    struct batch *b = calloc(1, sizeof(*b));
+    struct batch_job **jobs = calloc((size_t)n, sizeof(*jobs));
+    char(*keys)[65] = calloc((size_t)n, sizeof(*keys));
+    if (!b || !jobs || !keys) {
+        free(b);
+        free(jobs);
+        free(keys);
+        json_free(body);
+        reply_detail(a, x, 500, "out of memory");
+        return;
+    }
+    b->api = a;
+    b->x = x;
+    pthread_mutex_init(&b->lock, NULL);
+    b->remaining = 1; /* the handler's own, until everything is submitted */
+    http_stream_begin(x, 200, "application/x-ndjson");
+    int njobs = 0;
+    for (int i = 0; i < n; i++)
+        batch_item(b, json_at(items, i), jobs, keys, &njobs);
+    json_free(body);
+    for (int k = 0; k < njobs; k++) {
+        pthread_mutex_lock(&b->lock);
+        b->remaining++;
+        pthread_mutex_unlock(&b->lock);
+        if (sched_submit(a->cfg.sched, batch_work, jobs[k]) == 0)
+            continue;
+        struct judge_error e = {.nloc = 0};
+        snprintf(e.type, sizeof(e.type), "busy");
+        snprintf(e.msg, sizeof(e.msg), "server busy: the queue is full, retry this item");
+        for (int i = 0; i < jobs[k]->nids; i++)
+            batch_error(b, jobs[k]->ids[i], &e);
+        batch_job_free(jobs[k]);
+        batch_done(b);
+    }
+    free(jobs);
+    free(keys);
+    batch_done(b); /* the handler's reference */
+}
+
 /* ---- other routes ---------------------------------------------------------------------- */
 
 static void ping(struct api *a, struct http_exchange *x)
@@ -555,9 +752,13 @@ struct route {
 };
 
 static const struct route routes[] = {
-    {"POST", "/run_code", run_code},     {"POST", "/v1/judge", judge},
-    {"GET", "/v1/ping", ping},           {"GET", "/healthz", healthz},
-    {"GET", "/v1/languages", languages}, {"GET", "/metrics", metrics},
+    {"POST", "/run_code", run_code},
+    {"POST", "/v1/judge", judge},
+    {"POST", "/v1/judge/batch", judge_batch},
+    {"GET", "/v1/ping", ping},
+    {"GET", "/healthz", healthz},
+    {"GET", "/v1/languages", languages},
+    {"GET", "/metrics", metrics},
 };
 
 void api_handle(struct http_exchange *x, void *ctx)

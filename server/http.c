@@ -47,6 +47,12 @@ struct http_exchange {
     char content_type[64];
     int nheaders;
     char headers[4][2][96];
+    /* Streaming (http_stream_*): pending bytes, whether it ended, whether MHD waits on us. */
+    bool streaming, stream_ended, stream_waiting;
+    bool closed; /* MHD is done with the connection (a late producer writes into nothing) */
+    int refs;    /* MHD's, and a stream producer's until http_stream_end */
+    char *pending;
+    size_t pending_len, pending_cap, pending_off;
 };
 
 static struct http_exchange *exchange_new(struct http_server *s, struct MHD_Connection *c,
@@ -57,6 +63,7 @@ static struct http_exchange *exchange_new(struct http_server *s, struct MHD_Conn
         return NULL;
     x->srv = s;
     x->conn = c;
+    x->refs = 1;
     pthread_mutex_init(&x->lock, NULL);
     snprintf(x->method, sizeof(x->method), "%s", method);
     snprintf(x->path, sizeof(x->path), "%s", url);
@@ -66,6 +73,7 @@ static struct http_exchange *exchange_new(struct http_server *s, struct MHD_Conn
 static void exchange_free(struct http_exchange *x)
 {
     pthread_mutex_destroy(&x->lock);
+    free(x->pending);
     free(x->body);
     free(x->reply);
     free(x);
@@ -91,6 +99,105 @@ static bool append(struct http_exchange *x, const char *data, size_t n)
     x->len += n;
     x->body[x->len] = '\0';
     return true;
+}
+
+/* MHD asks for more body: hand what is pending, or suspend until a write resumes us. */
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    struct http_exchange *x = cls;
+    pthread_mutex_lock(&x->lock);
+    ssize_t n;
+    if (x->pending_off < x->pending_len) {
+        size_t left = x->pending_len - x->pending_off;
+        n = (ssize_t)(left < max ? left : max);
+        memcpy(buf, x->pending + x->pending_off, (size_t)n);
+        x->pending_off += (size_t)n;
+        if (x->pending_off == x->pending_len)
+            x->pending_off = x->pending_len = 0;
+    } else if (x->stream_ended) {
+        n = MHD_CONTENT_READER_END_OF_STREAM;
+    } else {
+        x->stream_waiting = true;
+        MHD_suspend_connection(x->conn); /* http_stream_write resumes it */
+        n = 0;
+    }
+    pthread_mutex_unlock(&x->lock);
+    return n;
+}
+
+static enum MHD_Result queue_stream(struct http_exchange *x)
+{
+    struct MHD_Response *r =
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, stream_read, x, NULL);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, x->content_type);
+    enum MHD_Result rc = MHD_queue_response(x->conn, (unsigned)x->status, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+void http_stream_begin(struct http_exchange *x, int status, const char *content_type)
+{
+    pthread_mutex_lock(&x->lock);
+    x->streaming = true;
+    x->refs++; /* the producer's, dropped by http_stream_end */
+    x->status = status;
+    snprintf(x->content_type, sizeof(x->content_type), "%s", content_type);
+    pthread_mutex_unlock(&x->lock);
+}
+
+static void wake(struct http_exchange *x)
+{
+    if (x->stream_waiting && !x->closed) {
+        x->stream_waiting = false;
+        MHD_resume_connection(x->conn);
+    }
+}
+
+int http_stream_write(struct http_exchange *x, const char *data, size_t len)
+{
+    pthread_mutex_lock(&x->lock);
+    int rc = 0;
+    if (x->pending_len + len > x->pending_cap) {
+        size_t cap = x->pending_cap ? x->pending_cap : 4096;
+        while (cap < x->pending_len + len)
+            cap *= 2;
+        char *p = realloc(x->pending, cap);
+        if (!p)
+            rc = -ENOMEM;
+        else {
+            x->pending = p;
+            x->pending_cap = cap;
+        }
+    }
+    if (rc == 0) {
+        memcpy(x->pending + x->pending_len, data, len);
+        x->pending_len += len;
+        wake(x);
+    }
+    pthread_mutex_unlock(&x->lock);
+    return rc;
+}
+
+/* Drops one reference; the last one frees the exchange. */
+static void unref(struct http_exchange *x)
+{
+    pthread_mutex_lock(&x->lock);
+    bool last = --x->refs == 0;
+    pthread_mutex_unlock(&x->lock);
+    if (last)
+        exchange_free(x);
+}
+
+void http_stream_end(struct http_exchange *x)
+{
+    pthread_mutex_lock(&x->lock);
+    x->stream_ended = true;
+    wake(x);
+    pthread_mutex_unlock(&x->lock);
+    unref(x);
 }
 
 static enum MHD_Result queue(struct http_exchange *x)
@@ -143,7 +250,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     }
     pthread_mutex_lock(&x->lock);
     enum MHD_Result rc = MHD_YES;
-    if (x->replied) {
+    if (x->streaming && x->state == HANDLED) {
+        x->state = REPLIED;
+        rc = queue_stream(x);
+    } else if (x->replied) {
         x->state = REPLIED;
         rc = queue(x);
     } else if (x->state == HANDLED) {
@@ -161,8 +271,12 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     (void)c;
     (void)toe;
     struct http_exchange *x = *con_cls;
-    if (x)
-        exchange_free(x);
+    if (x) {
+        pthread_mutex_lock(&x->lock);
+        x->closed = true;
+        pthread_mutex_unlock(&x->lock);
+        unref(x);
+    }
     *con_cls = NULL;
 }
 

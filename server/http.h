@@ -51,6 +51,15 @@ const char *http_header(struct http_exchange *x, const char *name);
 void http_reply(struct http_exchange *x, int status, const char *content_type, char *body,
                 size_t len);
 
+/* Streaming: called by the handler itself (not later), starts a chunked response whose body
+ * is written with http_stream_write, from any thread, until http_stream_end. While nothing
+ * is waiting to be sent the connection is suspended, holding no thread. */
+void http_stream_begin(struct http_exchange *x, int status, const char *content_type);
+/* Appends data (copied). Returns 0 or -ENOMEM. */
+int http_stream_write(struct http_exchange *x, const char *data, size_t len);
+/* Ends the body; the exchange must not be used afterwards. */
+void http_stream_end(struct http_exchange *x);
+
 /* Extra response header for the reply that follows (e.g. Retry-After); at most 4. */
 void http_add_header(struct http_exchange *x, const char *name, const char *value);
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const routes[] = {"/run_code", "/v1/judge", "/v1/ping", "/v1/languages",
-                                     "/healthz",  "/metrics",  "other"};
+static const char *const routes[] = {"/run_code",     "/v1/judge", "/v1/judge/batch", "/v1/ping",
+                                     "/v1/languages", "/healthz",  "/metrics",        "other"};
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))
 static const int statuses[] = {200, 404, 405, 413, 422, 500, 503};
 #define NSTATUS (sizeof(statuses) / sizeof(statuses[0]))
