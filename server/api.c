@@ -28,6 +28,7 @@
 #include "server/json.h"
 #include "server/judge.h"
 #include "server/metrics.h"
+#include "server/openapi.h"
 #include "server/program.h"
 #include "server/sha256.h"
 
@@ -681,6 +682,8 @@ static void ping(struct api *a, struct http_exchange *x)
     http_reply(x, 200, "application/json", body, body ? strlen(body) : 0);
 }
 
+static struct json *route_list(void);
+
 static void healthz(struct api *a, struct http_exchange *x)
 {
     struct sched_stats st;
@@ -702,6 +705,7 @@ static void healthz(struct api *a, struct http_exchange *x)
     json_set_num(c, "entries", (double)cs.entries);
     json_set_num(c, "bytes", (double)cs.bytes);
     json_set_num(d, "uptime_s", (double)(time(NULL) - a->started));
+    json_set(d, "routes", route_list());
     reply_json(a, x, 200, d);
 }
 
@@ -746,6 +750,16 @@ static void metrics(struct api *a, struct http_exchange *x)
     http_reply(x, text ? 200 : 500, "text/plain; version=0.0.4", text, text ? strlen(text) : 0);
 }
 
+static void openapi(struct api *a, struct http_exchange *x)
+{
+    char *body = malloc(verdict_openapi_len + 1);
+    if (body)
+        memcpy(body, verdict_openapi, verdict_openapi_len + 1);
+    atomic_fetch_add(&a->answered, 1);
+    metrics_request(a->metrics, http_path(x), body ? 200 : 500);
+    http_reply(x, body ? 200 : 500, "application/json", body, body ? verdict_openapi_len : 0);
+}
+
 struct route {
     const char *method, *path;
     void (*fn)(struct api *a, struct http_exchange *x);
@@ -759,7 +773,20 @@ static const struct route routes[] = {
     {"GET", "/healthz", healthz},
     {"GET", "/v1/languages", languages},
     {"GET", "/metrics", metrics},
+    {"GET", "/openapi.json", openapi},
 };
+
+/* "METHOD /path" of every route, for /healthz (and the test that checks the OpenAPI). */
+static struct json *route_list(void)
+{
+    struct json *rl = json_array();
+    for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
+        char r[96];
+        snprintf(r, sizeof(r), "%s %s", routes[i].method, routes[i].path);
+        json_push_str(rl, r);
+    }
+    return rl;
+}
 
 void api_handle(struct http_exchange *x, void *ctx)
 {

@@ -14,23 +14,30 @@ VERDICT = os.environ.get("VERDICT_BIN", "build/dev/verdict")
 LANGUAGES = os.environ.get("VERDICT_LANGUAGES", "languages")
 
 
-def cell_pids():
+def cell_pids(parent):
+    """Cells of the server `parent` (its children running `verdict __cell`)."""
     pids = set()
     for d in os.listdir("/proc"):
         if d.isdigit():
             try:
                 with open(f"/proc/{d}/cmdline", "rb") as f:
-                    if b"__cell" in f.read():
-                        pids.add(int(d))
-            except OSError:
+                    cmd = f.read()
+                with open(f"/proc/{d}/status") as f:
+                    ppid = int(next(l for l in f if l.startswith("PPid:")).split()[1])
+                if b"__cell" in cmd and ppid == parent:
+                    pids.add(int(d))
+            except (OSError, StopIteration):
                 pass
     return pids
+
+
+def alive(pids):
+    return {p for p in pids if os.path.exists(f"/proc/{p}")}
 
 
 class Server:
     def __init__(self, cells=4, extra=()):
         self.cache = tempfile.mkdtemp(prefix="verdict-api-cache-", dir="/var/tmp")
-        self.before = cell_pids()
         self.proc = subprocess.Popen(
             [VERDICT, "serve", "--listen", "127.0.0.1:0", "--cells", str(cells),
              "--languages", LANGUAGES, "--cache", self.cache + "/artifacts", *extra],
@@ -39,6 +46,8 @@ class Server:
         m = re.search(r"serving on (http://127\.0\.0\.1:\d+)", line)
         assert m, f"server did not start: {line}"
         self.url = m.group(1)
+        self.cells = cell_pids(self.proc.pid)
+        assert len(self.cells) >= cells, f"expected {cells} cells, found {self.cells}"
 
     def post(self, path, body, **kw):
         return requests.post(self.url + path, json=body, timeout=kw.pop("timeout", 60), **kw)
@@ -52,8 +61,8 @@ class Server:
         self.proc.send_signal(signal.SIGTERM)
         code = self.proc.wait(timeout=60)
         shutil.rmtree(self.cache, ignore_errors=True)
-        left = cell_pids() - self.before
-        return code, left
+        time.sleep(0.2)  # a killed process may linger a moment as a zombie of init
+        return code, alive(self.cells)
 
 
 @pytest.fixture(scope="module")

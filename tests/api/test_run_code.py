@@ -241,3 +241,16 @@ def test_unknown_route_and_method(server):
 def test_body_too_large(server):
     r = requests.post(server.url + "/run_code", data=b"x" * (17 << 20), timeout=60)
     assert r.status_code == 413
+
+
+def test_openapi_matches_the_routes(server):
+    doc = requests.get(server.url + "/openapi.json").json()
+    assert doc["openapi"].startswith("3.")
+    documented = {f"{method.upper()} {path}" for path, ops in doc["paths"].items()
+                  for method in ops}
+    served = set(requests.get(server.url + "/healthz").json()["routes"])
+    assert documented == served
+    for route in served:  # and each one answers (never 404/405)
+        method, path = route.split(" ", 1)
+        r = requests.request(method, server.url + path, json={}, timeout=30)
+        assert r.status_code not in (404, 405), route
