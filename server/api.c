@@ -103,6 +103,7 @@ struct run_code {
     struct api *api;
     struct http_exchange *x;
     double queued_at; /* when it entered the scheduler's queue */
+    double deadline;  /* when the client gives up (veRL: compile + run timeouts + 10 s) */
     const struct lang *lang;
     int nfiles;
     struct job_file files[MAX_FILES + 1]; /* [0] is the source */
@@ -328,7 +329,13 @@ static void run_code_work(void *arg)
 {
     struct run_code *r = arg;
     struct api *a = r->api;
-    metrics_observe(a->metrics, HIST_QUEUE, now_s() - r->queued_at);
+    double started = now_s();
+    metrics_observe(a->metrics, HIST_QUEUE, started - r->queued_at);
+    if (started > r->deadline) { /* its client has given up: say so (veRL retries a 504) */
+        reply_detail(a, r->x, 504, "the request waited in the queue past its deadline");
+        run_code_free(r);
+        return;
+    }
     struct program p;
     char err[ERR_LEN] = "";
     struct json *d = json_object();
@@ -406,6 +413,7 @@ static void run_code(struct api *a, struct http_exchange *x)
         return;
     }
     r->queued_at = now_s();
+    r->deadline = r->queued_at + (double)(r->compile.wall_ms + r->run.wall_ms) / 1000.0 + 10.0;
     int rc = sched_submit(a->cfg.sched, run_code_work, r);
     if (rc == 0)
         return; /* answered by a worker; the connection waits suspended */

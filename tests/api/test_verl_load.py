@@ -72,3 +72,23 @@ def test_100_mixed_each_right(big):
         else:
             assert run["status"] == "TimeLimitExceeded"
     assert elapsed < 30
+
+
+def test_queued_past_deadline_is_504():
+    """One cell and fifteen programs that each use their whole run_timeout of 1 s (deadline:
+    compile 1 + run 1 + 10 = 12 s): about eleven run; those still queued past their deadline
+    get 504, which veRL retries, never a silent hang."""
+    if os.geteuid() != 0:
+        pytest.skip("the sandbox needs root")
+    s = Server(cells=1)
+    try:
+        body = dict(code="while True: pass", language="python", run_timeout=1, compile_timeout=1)
+        def one(_):
+            return requests.post(s.url + "/run_code", json=body, timeout=60)
+        with concurrent.futures.ThreadPoolExecutor(15) as ex:
+            codes = [r.status_code for r in ex.map(one, range(15))]
+        assert set(codes) <= {200, 504}
+        assert codes.count(200) >= 5 and codes.count(504) >= 1, codes
+    finally:
+        code, left = s.stop()
+        assert code == 0 and not left
