@@ -20,7 +20,8 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const names[] = {"lines", "exact", "tokens", "float", "nocase", "regex"};
+static const char *const names[] = {"lines",  "exact", "tokens", "float",
+                                    "nocase", "regex", "checker"};
 
 int cmp_mode_parse(const char *name, enum cmp_mode *out)
 {
@@ -243,8 +244,35 @@ bool cmp_equal(const struct cmp_spec *s, const char *want, size_t wlen, const ch
         return lines_equal(want, wlen, got, glen, true, why);
     case CMP_REGEX:
         return regex_match(want, wlen, got, glen, why);
+    case CMP_CHECKER:
+        snprintf(why, CMP_WHY, "checker mode: the judge runs the checker program");
+        return false;
     case CMP_LINES:
     default:
         return lines_equal(want, wlen, got, glen, false, why);
+    }
+}
+
+enum cmp_checker cmp_checker_status(int exit_code, const char **what)
+{
+    switch (exit_code) {
+    case 0:
+        *what = "accepted";
+        return CMP_ACCEPTED;
+    case 1:
+        *what = "wrong answer";
+        return CMP_WRONG;
+    case 2:
+        *what = "presentation error";
+        return CMP_WRONG;
+    case 3:
+        *what = "checker failed (exit 3)";
+        return CMP_CHECKER_FAILED;
+    case 7:
+        *what = "checker gave partial points (exit 7), which verdict does not support";
+        return CMP_CHECKER_FAILED;
+    default:
+        *what = "checker exited with a status outside testlib's convention";
+        return CMP_CHECKER_FAILED;
     }
 }

@@ -2,10 +2,15 @@
  * judge: compile once, run each test, compare, reward.
  *
  * Request (see docs/api.md): language, code, files, tests ([{stdin, expected}]) or harness
- * (test code), compare ({mode, abs_eps, rel_eps}), limits ({time_ms, wall_ms, memory_mb}),
- * reward ("fraction" or "all"), stop_on_failure, only (test indexes). The marker for harness
- * runs is 128 random bits from getrandom, printed by the template's trailer; the program's
- * stdout is checked for it as its own last line, then the line is removed from what is shown.
+ * (test code), compare ({mode, abs_eps, rel_eps, checker: {language, code}}), limits ({time_ms,
+ * wall_ms, memory_mb}), reward ("fraction" or "all"), stop_on_failure, only (test indexes). The
+ * marker for harness runs is 128 random bits from getrandom, printed by the template's trailer; the
+ * program's stdout is checked for it as its own last line, then the line is removed from what is
+ * shown. A checker is built once like the program and, for each test the program passed its limits
+ * on, run in its own sandbox job as `checker input.txt output.txt answer.txt` with those three
+ * files in its work dir; its verdict is its exit status (testlib's convention), its reason the
+ * first line it wrote to stderr (or stdout). A checker that fails, crashes or times out is
+ * SE, never the program's fault.
  */
 #include "server/judge.h"
 
@@ -42,6 +47,8 @@ struct judge_request {
     struct test *tests;
     bool *selected;
     struct cmp_spec cmp;
+    const struct lang *checker_lang; /* CMP_CHECKER */
+    char *checker_code;
     struct job_limits limits;
     bool all_or_nothing, stop_on_failure;
 };
@@ -94,7 +101,28 @@ static int parse_tests(const struct json *b, struct judge_request *r, struct jud
     return 0;
 }
 
-static int parse_compare(const struct json *b, struct judge_request *r, struct judge_error *e)
+static int parse_checker(const struct lang_set *langs, const struct json *c,
+                         struct judge_request *r, struct judge_error *e)
+{
+    const struct json *k = json_get(c, "checker");
+    const char *lang;
+    size_t len;
+    if (r->harness)
+        return bad(e, "value_error", "a harness decides by itself: no checker", "compare", "mode",
+                   NULL);
+    if (!json_is_object(k))
+        return bad(e, "missing", "mode checker needs checker: {language, code}", "compare",
+                   "checker", NULL);
+    if (!json_str(json_get(k, "language"), &lang) || !(r->checker_lang = lang_find(langs, lang)) ||
+        !r->checker_lang->available || r->checker_lang->needs_gpu)
+        return bad(e, "enum", "an available CPU language", "compare", "checker", "language");
+    if (!(r->checker_code = dup_str(json_get(k, "code"), &len)))
+        return bad(e, "missing", "Field required (a string)", "compare", "checker", "code");
+    return 0;
+}
+
+static int parse_compare(const struct lang_set *langs, const struct json *b,
+                         struct judge_request *r, struct judge_error *e)
 {
     const struct json *c = json_get(b, "compare");
     r->cmp = (struct cmp_spec){CMP_LINES, 1e-6, 1e-6};
@@ -103,8 +131,10 @@ static int parse_compare(const struct json *b, struct judge_request *r, struct j
     const char *mode;
     if (!json_is_object(c) || !json_str(json_get(c, "mode"), &mode) ||
         cmp_mode_parse(mode, &r->cmp.mode) < 0)
-        return bad(e, "enum", "compare.mode: exact, lines, tokens, float, nocase or regex",
+        return bad(e, "enum", "compare.mode: exact, lines, tokens, float, nocase, regex or checker",
                    "compare", "mode", NULL);
+    if (r->cmp.mode == CMP_CHECKER && parse_checker(langs, c, r, e) < 0)
+        return -EINVAL;
     const char *keys[2] = {"abs_eps", "rel_eps"};
     double *dst[2] = {&r->cmp.abs_eps, &r->cmp.rel_eps};
     for (int i = 0; i < 2; i++) {
@@ -239,7 +269,7 @@ int judge_parse(const struct lang_set *langs, const struct json *b, struct judge
     if (rc == 0 && !r->harness)
         rc = parse_tests(b, r, e);
     if (rc == 0)
-        rc = parse_compare(b, r, e);
+        rc = parse_compare(langs, b, r, e);
     if (rc == 0)
         rc = parse_limits(b, r, e);
     if (rc == 0)
@@ -275,6 +305,7 @@ void judge_request_free(struct judge_request *r)
     free(r->selected);
     free(r->code);
     free(r->harness);
+    free(r->checker_code);
     free(r);
 }
 
@@ -351,6 +382,47 @@ static struct json *test_json(int index, const char *verdict, const struct job_r
     return t;
 }
 
+/* The first line of what a checker said (stderr, else stdout), bounded, printable. */
+static void first_line(const struct job_result *cr, char *out, size_t cap)
+{
+    const uint8_t *t = cr->err_len ? cr->err : cr->out;
+    size_t n = cr->err_len ? cr->err_len : cr->out_len, o = 0;
+    for (size_t i = 0; i < n && t[i] != '\n' && o + 1 < cap; i++)
+        out[o++] = t[i] >= 0x20 && t[i] < 0x7f ? (char)t[i] : '?';
+    out[o] = '\0';
+}
+
+/* Runs the checker on one test the program finished: "OK", "WA", or "SE" when the checker
+ * itself failed (why says what it said). */
+static const char *run_checker(const struct program_env *env, const struct program *ck,
+                               const struct test *t, const struct job_result *res,
+                               char why[CMP_WHY])
+{
+    static const char *const args[3] = {"input.txt", "output.txt", "answer.txt"};
+    const struct job_file files[3] = {
+        {args[0], 0644, (const uint8_t *)t->in, t->in_len},
+        {args[1], 0644, res->out, res->out_len},
+        {args[2], 0644, (const uint8_t *)t->want, t->want_len},
+    };
+    struct program_io io = {.nargs = 3, .args = args, .nfiles = 3, .files = files};
+    struct job_result cr;
+    uint8_t *payload;
+    program_run(env, ck, &io, &cr, &payload);
+    const char *verdict = "SE", *what = cr.message;
+    char said[120] = "";
+    if (cr.status == JOB_OK || (cr.status == JOB_RE && cr.signal == 0)) {
+        enum cmp_checker c = cmp_checker_status(cr.exit_code, &what);
+        verdict = c == CMP_ACCEPTED ? "OK" : c == CMP_WRONG ? "WA" : "SE";
+        first_line(&cr, said, sizeof(said));
+    } else if (cr.status != JOB_SE) {
+        what = cr.status == JOB_RE ? "checker crashed" : "checker exceeded its limits";
+    }
+    snprintf(why, CMP_WHY, "%s%s%s", what, *said ? ": " : "", said);
+    job_result_fini(&cr);
+    free(payload);
+    return verdict;
+}
+
 struct json *judge_run(const struct program_env *env, struct judge_request *r)
 {
     struct json *d = json_object();
@@ -375,10 +447,29 @@ struct json *judge_run(const struct program_env *env, struct judge_request *r)
         status = "CE";
         json_set_str(d, "compile_output", p.message ? p.message : "");
     }
+    struct program ck;
+    struct job_file f;                  /* the checker's source: it must outlive ck */
+    bool checker = false, halt = false; /* halt: run no test */
+    if (rc == 0 && p.ok && r->checker_lang) {
+        f = (struct job_file){r->checker_lang->source, 0644, (const uint8_t *)r->checker_code,
+                              strlen(r->checker_code)};
+        int crc = program_build(env, r->checker_lang, &f, 1, NULL, &ck, err);
+        if (crc < 0 || !ck.ok) { /* the checker's fault is not the program's */
+            status = "SE";
+            json_set_str(d, "message", crc < 0 ? err : "the checker did not compile");
+            if (crc == 0) {
+                json_set_str(d, "checker_compile_output", ck.message ? ck.message : "");
+                program_free(env, &ck);
+            }
+            halt = true;
+        } else {
+            checker = true;
+        }
+    }
     int count = r->harness ? 1 : r->ntests;
     for (int i = 0; i < count; i++)
         total += r->selected[i];
-    for (int i = 0; rc == 0 && p.ok && i < count; i++) {
+    for (int i = 0; rc == 0 && p.ok && !halt && i < count; i++) {
         if (!r->selected[i])
             continue;
         struct job_result res;
@@ -396,6 +487,9 @@ struct json *judge_run(const struct program_env *env, struct judge_request *r)
                 verdict = "WA";
                 reason = "exited 0 before the checks finished (no completion marker)";
             }
+        } else if (res.status == JOB_OK && checker) {
+            verdict = run_checker(env, &ck, &r->tests[i], &res, why);
+            reason = why;
         } else if (res.status == JOB_OK &&
                    !cmp_equal(&r->cmp, r->tests[i].want, r->tests[i].want_len,
                               (const char *)res.out, res.out_len, why)) {
@@ -404,7 +498,7 @@ struct json *judge_run(const struct program_env *env, struct judge_request *r)
         }
         bool ok = strcmp(verdict, "OK") == 0;
         passed += ok;
-        if (res.status == JOB_SE)
+        if (strcmp(verdict, "SE") == 0)
             status = "SE";
         json_push(tests, test_json(i, verdict, &res, out_len, ok ? "" : reason));
         job_result_fini(&res);
@@ -428,6 +522,8 @@ struct json *judge_run(const struct program_env *env, struct judge_request *r)
             json_set_num(c, "wall_ms", (double)p.compile.wall_ms);
         program_free(env, &p);
     }
+    if (checker)
+        program_free(env, &ck);
     json_set(d, "tests", tests);
     if (source != r->code)
         free(source);

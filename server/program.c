@@ -23,7 +23,7 @@
 #define MAX_MSG  (64 * 1024)
 
 struct expanded {
-    const char *argv[MAX_ARGS + 1];
+    const char *argv[MAX_ARGS + PROGRAM_MAX_ARGS + 1];
     char storage[MAX_ARGS][512];
 };
 
@@ -278,17 +278,24 @@ void program_run(const struct program_env *env, const struct program *p,
     override(&lim, io ? io->limits : NULL);
     job_limits_defaults(&lim);
     /* A compiled program runs from the cache; its other files (data) still go to /w. */
-    struct job_file *files = calloc((size_t)p->nfiles + 1, sizeof(*files));
+    int extra = io ? io->nfiles : 0;
+    struct job_file *files = calloc((size_t)p->nfiles + (size_t)extra + 1, sizeof(*files));
     int n = 0;
     for (int i = 0; files && i < p->nfiles; i++)
         if (!l->compiled || strcmp(p->files[i].path, l->source) != 0)
             files[n++] = p->files[i];
+    for (int i = 0; files && i < extra; i++)
+        files[n++] = io->files[i];
     struct expanded x;
     struct placeholders ph = {.dir = l->compiled ? p->entry.dir : ".",
                               .memory_bytes = lim.memory_bytes,
                               .cuda_arch = env->cuda_arch};
     expand_argv(&l->run, &ph, &x);
-    struct job j = {.argc = l->run.argc,
+    int argc = l->run.argc < MAX_ARGS ? l->run.argc : MAX_ARGS;
+    for (int i = 0; io && i < io->nargs && i < PROGRAM_MAX_ARGS; i++)
+        x.argv[argc++] = io->args[i];
+    x.argv[argc] = NULL;
+    struct job j = {.argc = argc,
                     .argv = x.argv,
                     .nenv = l->run.nenv,
                     .env = (const char *const *)l->run.env,

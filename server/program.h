@@ -45,10 +45,16 @@ int program_build(const struct program_env *env, const struct lang *l, const str
                   int nfiles, const struct job_limits *compile, struct program *p,
                   char err[ERR_LEN]);
 
+#define PROGRAM_MAX_ARGS 8
+
 /* What one run gets and gives back besides the program. */
 struct program_io {
     const uint8_t *in; /* stdin */
     size_t in_len;
+    int nargs; /* arguments appended to the run step's argv (at most 8) */
+    const char *const *args;
+    int nfiles; /* files for this run's work dir, besides the program's own */
+    const struct job_file *files;
     const struct job_limits *limits; /* zero fields: the language's defaults; NULL: all */
     int nfetch;
     const char *const *fetch; /* work-dir files to return */

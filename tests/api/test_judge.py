@@ -105,3 +105,72 @@ def test_judge_validation(server):
     assert detail({"language": "python", "code": "x", "tests": [{"expected": ""}],
                    "only": [5]})["loc"] == ["body", "only"]
     assert detail({"language": "bash", "code": "x", "harness": "y"})["loc"] == ["body", "harness"]
+
+
+# A task with many right answers: print two non-negative numbers summing to n.
+TWO = "n = int(input())\nprint(1, n - 1)"
+CHECKER_C = r"""#include <stdio.h>
+int main(int argc, char **argv) {
+    if (argc != 4) return 3;
+    FILE *in = fopen(argv[1], "r"), *out = fopen(argv[2], "r"), *ans = fopen(argv[3], "r");
+    long n, a, b;
+    if (!in || !out || !ans || fscanf(in, "%ld", &n) != 1) return 3;
+    if (fscanf(out, "%ld %ld", &a, &b) != 2) { fprintf(stderr, "expected two numbers\n"); return 2; }
+    if (a < 0 || b < 0 || a + b != n) { fprintf(stderr, "%ld + %ld != %ld\n", a, b, n); return 1; }
+    return 0;
+}
+"""
+
+
+def test_checker(server):
+    tests = [{"stdin": "5", "expected": "2 3"}, {"stdin": "9", "expected": "4 5"}]
+    cmp = {"mode": "checker", "checker": {"language": "c", "code": CHECKER_C}}
+    r = judge(server, language="python", code=TWO, tests=tests, compare=cmp)
+    assert r["status"] == "OK" and r["reward"] == 1, r  # other answers than the expected ones
+    wrong = "n = int(input())\nprint(n, 1)"
+    r = judge(server, language="python", code=wrong, tests=tests, compare=cmp)
+    assert [t["verdict"] for t in r["tests"]] == ["WA", "WA"]
+    assert r["tests"][0]["reason"] == "wrong answer: 5 + 1 != 5"
+    r = judge(server, language="python", code="print('x')", tests=tests[:1], compare=cmp)
+    assert r["tests"][0]["verdict"] == "WA"
+    assert r["tests"][0]["reason"] == "presentation error: expected two numbers"
+    # The checker runs only on output the program finished within its limits.
+    r = judge(server, language="python", code="while True: pass", tests=tests[:1], compare=cmp,
+              limits={"time_ms": 300})
+    assert r["tests"][0]["verdict"] == "TLE"
+
+
+def test_checker_faults_are_not_the_programs(server):
+    tests = [{"stdin": "5", "expected": "2 3"}]
+
+    def with_checker(language, code):
+        return judge(server, language="python", code=TWO, tests=tests,
+                     compare={"mode": "checker", "checker": {"language": language, "code": code}})
+    r = with_checker("python", "import sys\nsys.exit(3)")
+    assert r["status"] == "SE" and r["tests"][0]["verdict"] == "SE"
+    assert "checker failed" in r["tests"][0]["reason"]
+    r = with_checker("python", "while True: pass")
+    assert r["status"] == "SE" and "limits" in r["tests"][0]["reason"]
+    r = with_checker("c", "int main( { }")
+    assert r["status"] == "SE" and r["tests"] == [] and r["checker_compile_output"]
+    assert r["compile"]["ok"] is True  # the program itself compiled fine
+    # A hostile checker is sandboxed like any program (an uncaught exception exits 1: WA, by
+    # testlib's convention), and the server goes on judging.
+    r = with_checker("python", "import os, sys\ntry: os.kill(-1, 9)\nexcept OSError: pass\n"
+                     "sys.stderr.write(open('/etc/shadow').read())")
+    assert r["tests"][0]["verdict"] != "OK" and "root:" not in r["tests"][0]["reason"]
+    assert with_checker("python", "import sys\nsys.exit(0)")["reward"] == 1
+
+
+def test_checker_validation(server):
+    def loc(compare, **extra):
+        body = {"language": "python", "code": "x", "compare": compare, **extra}
+        body.setdefault("tests", [{"expected": ""}])
+        r = server.post("/v1/judge", body)
+        assert r.status_code == 422, r.text
+        return r.json()["detail"][0]["loc"]
+    assert loc({"mode": "checker"}) == ["body", "compare", "checker"]
+    assert loc({"mode": "checker", "checker": {"language": "cobol", "code": ""}}) == [
+        "body", "compare", "checker", "language"]
+    assert loc({"mode": "checker", "checker": {"language": "python"}}) == [
+        "body", "compare", "checker", "code"]

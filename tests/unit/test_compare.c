@@ -107,6 +107,23 @@ static void test_modes(void)
     ASSERT_INT_EQ(m, CMP_FLOAT);
     ASSERT_INT_EQ(cmp_mode_parse("fuzzy", &m), -EINVAL);
     ASSERT_STR_EQ(cmp_mode_name(CMP_REGEX), "regex");
+    ASSERT_INT_EQ(cmp_mode_parse("checker", &m), 0);
+    ASSERT_INT_EQ(m, CMP_CHECKER);
+    char why[CMP_WHY];
+    ASSERT_FALSE(eq(CMP_CHECKER, "1", "1", why)); /* never a text comparison */
+}
+
+static void test_checker_status(void)
+{
+    const char *what;
+    ASSERT_INT_EQ(cmp_checker_status(0, &what), CMP_ACCEPTED);
+    ASSERT_INT_EQ(cmp_checker_status(1, &what), CMP_WRONG);
+    ASSERT_INT_EQ(cmp_checker_status(2, &what), CMP_WRONG);
+    ASSERT_STR_EQ(what, "presentation error");
+    ASSERT_INT_EQ(cmp_checker_status(3, &what), CMP_CHECKER_FAILED);
+    ASSERT_INT_EQ(cmp_checker_status(7, &what), CMP_CHECKER_FAILED);
+    ASSERT_INT_EQ(cmp_checker_status(-1, &what), CMP_CHECKER_FAILED);
+    ASSERT_INT_EQ(cmp_checker_status(42, &what), CMP_CHECKER_FAILED);
 }
 
 int main(void)
@@ -117,5 +134,6 @@ int main(void)
     TEST_RUN(test_regex);
     TEST_RUN(test_huge_lines);
     TEST_RUN(test_modes);
+    TEST_RUN(test_checker_status);
     return TEST_EXIT();
 }
