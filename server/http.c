@@ -342,7 +342,7 @@ int http_start(const struct http_config *cfg, http_handler h, void *ctx, struct 
     s->mhd = MHD_start_daemon(flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
                               MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_CONNECTION_LIMIT,
                               cfg->connections, MHD_OPTION_CONNECTION_TIMEOUT, cfg->timeout_s,
-                              MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+                              MHD_OPTION_CONNECTION_MEMORY_LIMIT, cfg->max_header,
                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
     if (!s->mhd) {
         free(s);

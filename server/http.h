@@ -22,6 +22,8 @@ struct http_config {
     const char *host;     /* IPv4 address to listen on, e.g. "127.0.0.1" */
     int port;             /* 0: any free port (see http_port) */
     size_t max_body;      /* larger bodies get 413 */
+    size_t max_header;    /* the request line and headers: larger get 431 (MHD's connection
+                             memory, which also holds the read buffer) */
     unsigned connections; /* concurrent connections accepted */
     unsigned timeout_s;   /* idle connection timeout */
 };

@@ -417,7 +417,7 @@ static const char *run_checker(const struct program_env *env, const struct progr
     } else if (cr.status != JOB_SE) {
         what = cr.status == JOB_RE ? "checker crashed" : "checker exceeded its limits";
     }
-    snprintf(why, CMP_WHY, "%s%s%s", what, *said ? ": " : "", said);
+    snprintf(why, CMP_WHY, "%.96s%s%.88s", what, *said ? ": " : "", said);
     job_result_fini(&cr);
     free(payload);
     return verdict;

@@ -24,6 +24,7 @@ struct command {
     const char *summary;
     const char *usage; /* after "verdict NAME" */
     const struct opt *opts;
+    const char *env_prefix; /* options also come from PREFIX_NAME variables and --config */
     int (*fn)(const struct command *cmd, int argc, char **argv, int first);
 };
 
@@ -52,7 +53,19 @@ static int parse_flags(const struct command *cmd, int argc, char **argv, int *ex
 {
     char err[ERR_LEN];
     help = false;
-    int first = opts_parse(cmd->opts, argc, argv, 1, NULL, err);
+    int first = 0;
+    if (cmd->env_prefix) { /* a config file, then the environment, then the command line */
+        const char *cfg = opts_peek(cmd->opts, argc, argv, 1, "config");
+        char var[64];
+        snprintf(var, sizeof(var), "%sCONFIG", cmd->env_prefix);
+        cfg = cfg ? cfg : getenv(var);
+        if (cfg && *cfg)
+            first = opts_file(cmd->opts, cfg, err);
+        if (first == 0)
+            first = opts_env(cmd->opts, cmd->env_prefix, err);
+    }
+    if (first == 0)
+        first = opts_parse(cmd->opts, argc, argv, 1, NULL, err);
     if (first < 0) {
         *exit_code = usage_error(cmd, err);
         return -1;
@@ -163,14 +176,22 @@ static const struct opt doctor_opts[] = {
 };
 
 static const struct opt serve_table[] = {
+    {"config", 0, OPT_STRING, &serve_opts.config, "FILE",
+     "read options from FILE (name = value lines; env VERDICT_CONFIG)", 0, 0},
     {"listen", 'l', OPT_STRING, &serve_opts.listen, "HOST:PORT",
-     "address to serve on (default 127.0.0.1:8080; env VERDICT_LISTEN)", 0, 0},
+     "address to serve on (default 127.0.0.1:8080)", 0, 0},
     {"cells", 'c', OPT_INT, &serve_opts.cells, "N",
-     "sandbox cells, i.e. programs run at once (default 16; env VERDICT_CELLS)", 1, 1024},
+     "sandbox cells, i.e. programs run at once (default 16)", 1, 1024},
     {"queue", 0, OPT_INT, &serve_opts.queue, "N", "requests waiting beyond those (default 4096)", 1,
      1000000},
     {"max-body", 0, OPT_BYTES, &serve_opts.max_body, "SIZE", "request body limit (default 16M)", 0,
      0},
+    {"max-header", 0, OPT_BYTES, &serve_opts.max_header, "SIZE",
+     "request line and headers limit (default 32K; larger: 431)", 0, 0},
+    {"connections", 0, OPT_INT, &serve_opts.connections, "N",
+     "open connections at most (default 4096)", 1, 1000000},
+    {"idle-timeout", 0, OPT_DURATION, &serve_opts.idle_timeout_ms, "SECONDS",
+     "close a connection idle this long (default 600; a waiting request is not idle)", 0, 0},
     {"languages", 0, OPT_STRING, &serve_opts.languages, "DIR", "language templates", 0, 0},
     {"cache", 0, OPT_STRING, &serve_opts.cache, "DIR", "compile cache directory", 0, 0},
     HELP_OPT,
@@ -202,20 +223,24 @@ static const struct command commands[] = {
     {"serve",
      "Serve the HTTP API (SandboxFusion-compatible /run_code, /v1/ping, /v1/languages,\n"
      "/healthz) on 127.0.0.1:8080 until SIGTERM or SIGINT.",
-     "[--listen HOST:PORT] [--cells N] [options]", serve_table, cmd_serve},
+     "[--listen HOST:PORT] [--cells N] [options]\n"
+     "Every option may also come from a --config file or a VERDICT_NAME variable\n"
+     "(VERDICT_MAX_BODY=32M); the command line wins over the environment, which wins over the\n"
+     "file.",
+     serve_table, "VERDICT_", cmd_serve},
     {"run",
      "Run one program in a sandbox cell and print its output and result.\n"
      "Exit status: 0 OK, 1 another verdict (RE, TLE, MLE, OLE), 3 sandbox error.",
-     "[options] -- PROGRAM [ARGS...]  |  verdict run --lang LANG [options] FILE", run_table,
+     "[options] -- PROGRAM [ARGS...]  |  verdict run --lang LANG [options] FILE", run_table, NULL,
      cmd_run},
     {"bench", "Judge a file of samples against a dataset and report pass@k (not built yet).",
-     "[options] DATASET SAMPLES.jsonl", plain_opts, cmd_not_built},
+     "[options] DATASET SAMPLES.jsonl", plain_opts, NULL, cmd_not_built},
     {"doctor",
      "Inspect this host: namespaces, cgroups, seccomp, pivot_root, a real cell, toolchains,\n"
      "languages, GPUs.\n"
      "Exits 0 when the host can run sandboxed jobs, 1 otherwise (with the reason).",
-     "[--json] [--skip-toolchains] [--skip-gpu] [--languages DIR]", doctor_opts, cmd_doctor},
-    {"version", "Print verdict's version and build.", "", plain_opts, cmd_version},
+     "[--json] [--skip-toolchains] [--skip-gpu] [--languages DIR]", doctor_opts, NULL, cmd_doctor},
+    {"version", "Print verdict's version and build.", "", plain_opts, NULL, cmd_version},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -213,3 +213,115 @@ void opts_usage(FILE *out, const struct opt *table)
         fprintf(out, "  %-30s %s\n", flag, o->help);
     }
 }
+
+const char *opts_peek(const struct opt *table, int argc, char **argv, int start, const char *name)
+{
+    const struct opt *o = find_long(table, name, strlen(name));
+    const char *found = NULL;
+    size_t n = strlen(name);
+    for (int i = start; o && i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *a = argv[i];
+        bool is_short = o->short_name && a[0] == '-' && a[1] == o->short_name && a[2] == '\0';
+        if (a[0] == '-' && a[1] == '-' && strncmp(a + 2, name, n) == 0 && a[2 + n] == '=')
+            found = a + 3 + n;
+        else if (((a[0] == '-' && a[1] == '-' && strcmp(a + 2, name) == 0) || is_short) &&
+                 i + 1 < argc)
+            found = argv[++i];
+    }
+    return found;
+}
+
+/* Sets o from a string that came from outside argv; where says where (for err). */
+static int set_from(const struct opt *o, const char *value, const char *where, char err[ERR_LEN])
+{
+    int rc = 0;
+    if (o->kind == OPT_FLAG) {
+        const char *yes[] = {"1", "true", "yes"}, *no[] = {"0", "false", "no"};
+        for (int i = 0; i < 3; i++) {
+            if (strcmp(value, yes[i]) == 0 || strcmp(value, no[i]) == 0) {
+                *(bool *)o->dest = strcmp(value, yes[i]) == 0;
+                return 0;
+            }
+        }
+        err_set(err, -EINVAL, "--%s takes 1/true/yes or 0/false/no, not '%s'", o->name, value);
+        rc = -EINVAL;
+    } else {
+        rc = set_value(o, value, err);
+    }
+    if (rc < 0) {
+        char inner[ERR_LEN];
+        snprintf(inner, sizeof(inner), "%s", err);
+        return err_set(err, -EINVAL, "%s: %s", where, inner);
+    }
+    return 0;
+}
+
+int opts_env(const struct opt *table, const char *prefix, char err[ERR_LEN])
+{
+    for (const struct opt *o = table; o->name; o++) {
+        if (strcmp(o->name, "help") == 0)
+            continue;
+        char var[128];
+        int n = snprintf(var, sizeof(var), "%s", prefix);
+        for (const char *c = o->name; *c && n < (int)sizeof(var) - 1; c++)
+            var[n++] = *c == '-' ? '_' : (char)toupper((unsigned char)*c);
+        var[n] = '\0';
+        const char *v = getenv(var);
+        if (v && *v && set_from(o, v, var, err) < 0)
+            return -EINVAL;
+    }
+    return 0;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+int opts_file(const struct opt *table, const char *path, char err[ERR_LEN])
+{
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return err_set(err, -EINVAL, "--config %s: %s", path, strerror(errno));
+    char line[4096], where[300];
+    int rc = 0;
+    for (int no = 1; rc == 0 && fgets(line, sizeof(line), f); no++) {
+        snprintf(where, sizeof(where), "%s:%d", path, no);
+        size_t len = strlen(line);
+        if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
+            rc = err_set(err, -EINVAL, "%s: line too long", where);
+            break;
+        }
+        char *l = trim(line), *eq = strchr(l, '=');
+        if (*l == '\0' || *l == '#')
+            continue;
+        if (!eq) {
+            rc = err_set(err, -EINVAL, "%s: expected name = value", where);
+            break;
+        }
+        *eq = '\0';
+        char *name = trim(l), *value = trim(eq + 1);
+        const struct opt *o = find_long(table, name, strlen(name));
+        if (!o || strcmp(name, "help") == 0 || strcmp(name, "config") == 0) {
+            rc = err_set(err, -EINVAL, "%s: unknown option '%s'", where, name);
+            break;
+        }
+        char *kept = strdup(value); /* strings and lists borrow it for the process's life */
+        if (!kept) {
+            rc = err_set(err, -ENOMEM, "%s: out of memory", where);
+            break;
+        }
+        rc = set_from(o, kept, where, err);
+        if (rc < 0 || (o->kind != OPT_STRING && o->kind != OPT_LIST))
+            free(kept);
+    }
+    if (rc == 0 && ferror(f))
+        rc = err_set(err, -EINVAL, "%s: read error", path);
+    fclose(f);
+    return rc;
+}

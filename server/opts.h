@@ -52,6 +52,22 @@ struct opt {
 int opts_parse(const struct opt *table, int argc, char **argv, int start, bool *dashdash,
                char err[ERR_LEN]);
 
+/* The value of --name (or -s for its short name) as argv[start..argc) gives it last, or NULL;
+ * nothing is parsed or set. For options that say where other options come from (--config). */
+const char *opts_peek(const struct opt *table, int argc, char **argv, int start, const char *name);
+
+/* Sets options from the environment: for each option but help, PREFIX and its name in upper
+ * case with '-' as '_' (VERDICT_MAX_BODY for --max-body). A flag takes 1/true/yes or
+ * 0/false/no. Values are borrowed from the environment. Returns 0, or -EINVAL with err naming
+ * the variable. */
+int opts_env(const struct opt *table, const char *prefix, char err[ERR_LEN]);
+
+/* Sets options from a file of `name = value` lines (long names without "--"; blank lines and
+ * lines starting with '#' ignored; a flag takes a value as in opts_env). String values are
+ * kept for the life of the process. Returns 0, or -EINVAL with err naming the file and line
+ * (unreadable file, unknown name, bad value, a line over 4 KiB). */
+int opts_file(const struct opt *table, const char *path, char err[ERR_LEN]);
+
 /* Prints one line per option: "  -s, --name METAVAR   help". */
 void opts_usage(FILE *out, const struct opt *table);
 

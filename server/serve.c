@@ -70,17 +70,21 @@ static void teardown(struct parts *p)
 
 static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
 {
-    const char *env_listen = getenv("VERDICT_LISTEN"), *env_cells = getenv("VERDICT_CELLS");
-    const char *listen = o->listen ? o->listen : env_listen ? env_listen : "127.0.0.1:8080";
-    long cells = o->cells ? o->cells : env_cells ? strtol(env_cells, NULL, 10) : 16;
-    const char *env_langs = getenv("VERDICT_LANGUAGES");
-    const char *langs = o->languages ? o->languages : env_langs ? env_langs : VERDICT_LANGUAGES_DIR;
+    const char *listen = o->listen ? o->listen : "127.0.0.1:8080";
+    long cells = o->cells ? o->cells : 16;
+    const char *langs = o->languages ? o->languages : VERDICT_LANGUAGES_DIR;
+    uint64_t max_header = o->max_header ? o->max_header : 32u << 10;
+    int64_t idle_ms = o->idle_timeout_ms ? o->idle_timeout_ms : 600000;
     char host[64], exe[4096], arch[96] = "";
     int port, rc;
     if (parse_listen(listen, host, sizeof(host), &port) < 0)
         return err_set(err, -EINVAL, "--listen %.100s: expected HOST:PORT", listen);
     if (cells < 1 || cells > 1024)
         return err_set(err, -EINVAL, "--cells must be 1..1024");
+    if (max_header < (4u << 10) || max_header > (1u << 20))
+        return err_set(err, -EINVAL, "--max-header must be 4K..1M");
+    if (idle_ms < 1000 || idle_ms > 86400000)
+        return err_set(err, -EINVAL, "--idle-timeout must be 1 s..1 day");
     if ((rc = lang_load_dir(langs, &p->langs, err)) < 0)
         return rc;
     lang_probe(p->langs, NULL);
@@ -122,8 +126,9 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
     struct http_config hc = {.host = host,
                              .port = port,
                              .max_body = o->max_body ? o->max_body : 16u << 20,
-                             .connections = 4096,
-                             .timeout_s = 600};
+                             .max_header = (size_t)max_header,
+                             .connections = o->connections ? (unsigned)o->connections : 4096,
+                             .timeout_s = (unsigned)((idle_ms + 999) / 1000)};
     if ((rc = http_start(&hc, api_handle, p->api, &p->http, err)) < 0)
         return rc;
     fprintf(stderr, "verdict %s: serving on http://%s:%d with %ld cells, %d GPU cells\n",

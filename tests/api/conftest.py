@@ -36,12 +36,13 @@ def alive(pids):
 
 
 class Server:
-    def __init__(self, cells=4, extra=()):
+    def __init__(self, cells=4, extra=(), env=None):
         self.cache = tempfile.mkdtemp(prefix="verdict-api-cache-", dir="/var/tmp")
         self.proc = subprocess.Popen(
             [VERDICT, "serve", "--listen", "127.0.0.1:0", "--cells", str(cells),
              "--languages", LANGUAGES, "--cache", self.cache + "/artifacts", *extra],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env={**os.environ, **(env or {})})
         line = self.proc.stderr.readline().decode()
         m = re.search(r"serving on (http://127\.0\.0\.1:\d+)", line)
         assert m, f"server did not start: {line}"

@@ -3,6 +3,9 @@
 #include "test.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 static bool flag_json, flag_help;
 static const char *str_listen;
@@ -156,6 +159,80 @@ static void test_usage(void)
     ASSERT_STR_CONTAINS(buf, "    --mem SIZE");
 }
 
+static void test_peek(void)
+{
+    char *argv[] = {"cmd", "--listen", "a:1", "-l", "b:2", "--", "--listen=c:3"};
+    ASSERT_STR_EQ(opts_peek(table, ARGC(argv), argv, 1, "listen"), "b:2");
+    char *eq[] = {"cmd", "--listen=d:4", "--cells"};
+    ASSERT_STR_EQ(opts_peek(table, ARGC(eq), eq, 1, "listen"), "d:4");
+    ASSERT_TRUE(opts_peek(table, ARGC(eq), eq, 1, "cells") == NULL); /* no value */
+    ASSERT_TRUE(opts_peek(table, ARGC(eq), eq, 1, "nope") == NULL);
+}
+
+static void test_env(void)
+{
+    reset();
+    char err[ERR_LEN] = "";
+    setenv("T_CELLS", "12", 1);
+    setenv("T_JSON", "yes", 1);
+    setenv("T_HELP", "1", 1); /* never from the environment */
+    setenv("T_MEM", "", 1);   /* empty: unset */
+    ASSERT_INT_EQ(opts_env(table, "T_", err), 0);
+    ASSERT_INT_EQ(int_cells, 12);
+    ASSERT_TRUE(flag_json);
+    ASSERT_FALSE(flag_help);
+    ASSERT_INT_EQ(bytes_mem, 0);
+    setenv("T_CELLS", "999", 1);
+    ASSERT_INT_EQ(opts_env(table, "T_", err), -EINVAL);
+    ASSERT_STR_CONTAINS(err, "T_CELLS");
+    setenv("T_CELLS", "1", 1);
+    setenv("T_JSON", "maybe", 1);
+    ASSERT_INT_EQ(opts_env(table, "T_", err), -EINVAL);
+    ASSERT_STR_CONTAINS(err, "T_JSON");
+    unsetenv("T_CELLS");
+    unsetenv("T_JSON");
+    unsetenv("T_HELP");
+    unsetenv("T_MEM");
+}
+
+static int write_config(char *path, const char *text)
+{
+    strcpy(path, "/tmp/verdict-opts-XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    ssize_t n = write(fd, text, strlen(text));
+    close(fd);
+    return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+static void test_file(void)
+{
+    reset();
+    char path[64], err[ERR_LEN] = "";
+    ASSERT_INT_EQ(write_config(path, "# verdict\n\n  listen = 0.0.0.0:80  \nmem=1G\njson = true\n"
+                                     "time = 250ms\n"),
+                  0);
+    ASSERT_INT_EQ(opts_file(table, path, err), 0);
+    ASSERT_STR_EQ(str_listen, "0.0.0.0:80");
+    ASSERT_INT_EQ(bytes_mem, 1ull << 30);
+    ASSERT_TRUE(flag_json);
+    ASSERT_INT_EQ(ms_time, 250);
+    unlink(path);
+    const char *bad[][2] = {{"colour = red\n", "unknown option 'colour'"},
+                            {"help = 1\n", "unknown option"},
+                            {"listen 1:2\n", ":1: expected name = value"},
+                            {"\ncells = 0\n", ":2: --cells"}};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        ASSERT_INT_EQ(write_config(path, bad[i][0]), 0);
+        ASSERT_INT_EQ(opts_file(table, path, err), -EINVAL);
+        ASSERT_STR_CONTAINS(err, bad[i][1]);
+        unlink(path);
+    }
+    ASSERT_INT_EQ(opts_file(table, "/nonexistent/verdict.conf", err), -EINVAL);
+    ASSERT_STR_CONTAINS(err, "/nonexistent/verdict.conf");
+}
+
 int main(void)
 {
     TEST_RUN(test_forms);
@@ -166,5 +243,8 @@ int main(void)
     TEST_RUN(test_bytes);
     TEST_RUN(test_duration);
     TEST_RUN(test_usage);
+    TEST_RUN(test_peek);
+    TEST_RUN(test_env);
+    TEST_RUN(test_file);
     return TEST_EXIT();
 }

@@ -1,0 +1,62 @@
+"""`verdict serve` options from a --config file, VERDICT_* variables and the command line (in
+that order of precedence, lowest first), and the header limit, against real servers."""
+import os
+import subprocess
+
+import pytest
+import requests
+
+from conftest import VERDICT, Server
+
+
+@pytest.fixture
+def config(tmp_path):
+    def write(text):
+        path = tmp_path / "verdict.conf"
+        path.write_text(text)
+        return str(path)
+    return write
+
+
+def body_of(size):
+    """A /run_code body of about size bytes."""
+    return {"code": "print(1)", "language": "python", "stdin": "x" * size}
+
+
+def test_config_env_and_flags(config):
+    if os.geteuid() != 0:
+        pytest.skip("the sandbox needs root")
+    path = config("# limits\nmax-body = 1K\nmax-header = 8K\nqueue = 16\n")
+    s = Server(cells=1, extra=["--config", path])
+    try:
+        assert s.post("/run_code", body_of(2000)).status_code == 413
+        assert s.run_code(**body_of(500))["run_result"]["stdout"] == "1\n"
+        # Headers past --max-header: 431, and the server carries on.
+        r = requests.get(s.url + "/v1/ping", headers={"X-Big": "y" * 16384}, timeout=10)
+        assert r.status_code == 431
+        r = requests.get(s.url + "/v1/ping", headers={"X-Fits": "y" * 4096}, timeout=10)
+        assert r.status_code == 200
+    finally:
+        assert s.stop()[0] == 0
+    # The environment wins over the file; the command line over both.
+    s = Server(cells=1, extra=["--config", path], env={"VERDICT_MAX_BODY": "4K"})
+    try:
+        assert s.post("/run_code", body_of(2000)).status_code == 200
+        assert s.post("/run_code", body_of(5000)).status_code == 413
+    finally:
+        assert s.stop()[0] == 0
+    s = Server(cells=1, extra=["--max-body", "16K"],
+               env={"VERDICT_MAX_BODY": "4K", "VERDICT_CONFIG": path})
+    try:
+        assert s.post("/run_code", body_of(5000)).status_code == 200
+    finally:
+        assert s.stop()[0] == 0
+
+
+@pytest.mark.parametrize("text,says", [("cells = many\n", "verdict.conf:1: --cells"),
+                                       ("colour = red\n", "unknown option 'colour'"),
+                                       ("max-header = 1K\n", "--max-header must be 4K..1M")])
+def test_bad_config_is_refused(config, text, says):
+    p = subprocess.run([VERDICT, "serve", "--config", config(text), "--listen", "127.0.0.1:0"],
+                       stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+    assert p.returncode != 0 and says in p.stderr.decode(), p.stderr
