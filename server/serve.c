@@ -11,6 +11,7 @@
 #include "server/serve.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +149,12 @@ int serve_main(const struct serve_opts *o)
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     signal(SIGPIPE, SIG_IGN);
+    /* Program outputs reach 16 MiB each. glibc raises its mmap threshold to the size of the
+     * largest block freed, after which such buffers come from the heaps of worker threads
+     * and stay resident; a fixed threshold keeps them mmapped, returned on free, and a bound
+     * on arenas keeps what is cached per thread small. */
+    mallopt(M_MMAP_THRESHOLD, 256 << 10);
+    mallopt(M_ARENA_MAX, 4);
     struct parts p;
     memset(&p, 0, sizeof(p));
     char err[ERR_LEN] = "";
