@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "runners/cell.h"
 #include "runners/cgroup.h"
@@ -32,7 +33,30 @@ struct pool {
     int gpus; /* GPU cells, after the ordinary ones */
     unsigned replaced;
     struct slot *slots;
+    char *exe; /* copies of the configuration's strings, which every slot's cfg borrows */
+    int nbinds;
+    char **binds;
 };
+
+/* Copies exe (or /proc/self/exe's target) and binds into p. */
+static int keep_strings(struct pool *p, const struct pool_config *cfg, char err[ERR_LEN])
+{
+    char self[4096];
+    const char *exe = cfg->exe;
+    if (!exe) {
+        ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+        if (n < 0)
+            return err_set(err, -errno, "/proc/self/exe: %m");
+        self[n] = '\0';
+        exe = self;
+    }
+    if (!(p->exe = strdup(exe)) || !(p->binds = calloc((size_t)cfg->nbinds + 1, sizeof(*p->binds))))
+        return err_set(err, -ENOMEM, "out of memory");
+    for (; p->nbinds < cfg->nbinds; p->nbinds++)
+        if (!(p->binds[p->nbinds] = strdup(cfg->binds[p->nbinds])))
+            return err_set(err, -ENOMEM, "out of memory");
+    return 0;
+}
 
 int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN])
 {
@@ -53,20 +77,20 @@ int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]
     }
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->freed, NULL);
-    if ((rc = cg_tree_create(&host, &p->tree, err)) < 0) {
+    if ((rc = keep_strings(p, cfg, err)) < 0 || (rc = cg_tree_create(&host, &p->tree, err)) < 0) {
         pool_free(p);
         return rc;
     }
     p->gpus = cfg->gpus;
     for (int i = 0; i < total && rc == 0; i++) {
         struct slot *s = &p->slots[i];
-        s->cfg = (struct cell_config){.exe = cfg->exe,
+        s->cfg = (struct cell_config){.exe = p->exe,
                                       .index = i,
                                       .uid = cfg->uid_base + (unsigned)i,
                                       .gid = cfg->uid_base + (unsigned)i,
                                       .tree = &p->tree,
-                                      .nbinds = cfg->nbinds,
-                                      .binds = cfg->binds,
+                                      .nbinds = p->nbinds,
+                                      .binds = (const char *const *)p->binds,
                                       .tmpfs_bytes = cfg->tmpfs_bytes,
                                       .tmpfs_inodes = cfg->tmpfs_inodes,
                                       .gpu_cell = i >= cfg->cells,
@@ -184,5 +208,9 @@ void pool_free(struct pool *p)
     pthread_cond_destroy(&p->freed);
     pthread_mutex_destroy(&p->lock);
     free(p->slots);
+    for (int i = 0; i < p->nbinds; i++)
+        free(p->binds[i]);
+    free(p->binds);
+    free(p->exe);
     free(p);
 }

@@ -3,7 +3,8 @@
  *
  * pool_new() finds the host's cgroups, creates verdict's job tree beneath them and starts the
  * cells; pool_run() hands a job to a free cell (waiting for one), and replaces a cell that
- * dies, retrying the job once on a fresh cell before answering SE. Thread-safe.
+ * dies, retrying the job once on a fresh cell before answering SE. Thread-safe. The pool keeps
+ * its own copies of the configuration's strings (a replacement cell needs them later).
  */
 #ifndef VERDICT_POOL_H
 #define VERDICT_POOL_H
@@ -15,7 +16,7 @@
 
 struct pool_config {
     int cells;         /* number of cells (concurrency), >= 1 */
-    const char *exe;   /* the verdict executable (runs `verdict __cell`) */
+    const char *exe;   /* the verdict executable (runs `verdict __cell`); NULL: this one */
     unsigned uid_base; /* cell i runs jobs as uid_base + i (and that gid) */
     int nbinds;        /* extra read-only binds for every cell */
     const char *const *binds;

@@ -170,26 +170,13 @@ static void print_json(const struct job_result *r, const struct program *p)
     json_free(o);
 }
 
-static int exe_path(char *buf, size_t cap)
-{
-    ssize_t n = readlink("/proc/self/exe", buf, cap - 1);
-    if (n < 0)
-        return -errno;
-    buf[n] = '\0';
-    return 0;
-}
-
 static int start_pool(const char *const *binds, int nbinds, int gpus, struct pool **pool)
 {
-    char exe[4096], err[ERR_LEN];
-    int rc = exe_path(exe, sizeof(exe));
-    if (rc < 0) {
-        fprintf(stderr, "verdict run: /proc/self/exe: %s\n", strerror(-rc));
-        return rc;
-    }
+    char err[ERR_LEN];
     struct pool_config pc = {
-        .cells = 1, .exe = exe, .uid_base = 60000, .nbinds = nbinds, .binds = binds, .gpus = gpus};
-    if ((rc = pool_new(&pc, pool, err)) < 0)
+        .cells = 1, .uid_base = 60000, .nbinds = nbinds, .binds = binds, .gpus = gpus};
+    int rc = pool_new(&pc, pool, err);
+    if (rc < 0)
         fprintf(stderr, "verdict run: %s\n", err);
     return rc;
 }

@@ -39,15 +39,6 @@ static int parse_listen(const char *s, char *host, size_t cap, int *port)
     return 0;
 }
 
-static int exe_path(char *buf, size_t cap)
-{
-    ssize_t n = readlink("/proc/self/exe", buf, cap - 1);
-    if (n < 0)
-        return -errno;
-    buf[n] = '\0';
-    return 0;
-}
-
 struct parts {
     struct lang_set *langs;
     struct cache *cache;
@@ -76,7 +67,7 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
     const char *langs = o->languages ? o->languages : VERDICT_LANGUAGES_DIR;
     uint64_t max_header = o->max_header ? o->max_header : 32u << 10;
     int64_t idle_ms = o->idle_timeout_ms ? o->idle_timeout_ms : 600000;
-    char host[64], exe[4096], arch[96] = "";
+    char host[64], arch[96] = "";
     int port, rc;
     if (parse_listen(listen, host, sizeof(host), &port) < 0)
         return err_set(err, -EINVAL, "--listen %.100s: expected HOST:PORT", listen);
@@ -102,14 +93,8 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
     for (int i = 0; i < nb; i++)
         binds[i] = lb[i];
     binds[nb++] = cache_dir(p->cache);
-    if ((rc = exe_path(exe, sizeof(exe))) < 0)
-        return err_set(err, rc, "/proc/self/exe: %s", strerror(-rc));
-    struct pool_config pc = {.cells = (int)cells,
-                             .exe = exe,
-                             .uid_base = 61000,
-                             .nbinds = nb,
-                             .binds = binds,
-                             .gpus = g.count};
+    struct pool_config pc = {
+        .cells = (int)cells, .uid_base = 61000, .nbinds = nb, .binds = binds, .gpus = g.count};
     if ((rc = pool_new(&pc, &p->pool, err)) < 0)
         return rc;
     long queue = o->queue ? o->queue : 4096;

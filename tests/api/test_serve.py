@@ -1,7 +1,10 @@
-"""`verdict serve` options from a --config file, VERDICT_* variables and the command line (in
-that order of precedence, lowest first), and the header limit, against real servers."""
+"""`verdict serve` itself, against real servers: options from a --config file, VERDICT_*
+variables and the command line (in that order of precedence, lowest first), the header limit,
+and a cell that dies while the server runs."""
 import os
+import signal
 import subprocess
+import time
 
 import pytest
 import requests
@@ -60,3 +63,23 @@ def test_bad_config_is_refused(config, text, says):
     p = subprocess.run([VERDICT, "serve", "--config", config(text), "--listen", "127.0.0.1:0"],
                        stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
     assert p.returncode != 0 and says in p.stderr.decode(), p.stderr
+
+
+def test_dead_cell_is_replaced():
+    if os.geteuid() != 0:
+        pytest.skip("the sandbox needs root")
+    s = Server(cells=1)
+    try:
+        (cell,) = s.cells
+        os.kill(cell, signal.SIGKILL)  # our own cell process, not a probe
+        for _ in range(3):
+            r = s.run_code(code="print(6 * 7)", language="python")
+            assert r["status"] == "Success" and r["run_result"]["stdout"] == "42\n", r
+        health = requests.get(s.url + "/healthz", timeout=10).json()
+        assert health["cells_replaced"] >= 1
+        deadline = time.monotonic() + 10
+        while os.path.exists(f"/proc/{cell}") and time.monotonic() < deadline:
+            time.sleep(0.1)  # reaped by the server
+    finally:
+        code, left = s.stop()
+    assert code == 0 and not left
