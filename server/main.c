@@ -222,12 +222,11 @@ static const struct opt run_table[] = {
 static const struct command commands[] = {
     {"serve",
      "Serve the HTTP API (SandboxFusion-compatible /run_code, /v1/ping, /v1/languages,\n"
-     "/healthz) on 127.0.0.1:8080 until SIGTERM or SIGINT.",
-     "[--listen HOST:PORT] [--cells N] [options]\n"
-     "Every option may also come from a --config file or a VERDICT_NAME variable\n"
-     "(VERDICT_MAX_BODY=32M); the command line wins over the environment, which wins over the\n"
-     "file.",
-     serve_table, "VERDICT_", cmd_serve},
+     "/healthz) on 127.0.0.1:8080 until SIGTERM or SIGINT.\n"
+     "Every option may also come from a --config file (name = value lines) or a VERDICT_NAME\n"
+     "variable (VERDICT_MAX_BODY=32M); the command line wins over the environment, which wins\n"
+     "over the file.",
+     "[--listen HOST:PORT] [--cells N] [options]", serve_table, "VERDICT_", cmd_serve},
     {"run",
      "Run one program in a sandbox cell and print its output and result.\n"
      "Exit status: 0 OK, 1 another verdict (RE, TLE, MLE, OLE), 3 sandbox error.",
