@@ -3,22 +3,21 @@
  *
  * Lines and tokens are walked in place (no copies): a cursor over each text yields the next
  * line (trailing blanks trimmed) or token. Differences are reported with their line or token
- * number and a short, escaped excerpt of both sides. Regexes are compiled per comparison with
- * PCRE2 in byte mode (program output may be any bytes, and "." must match each; a UTF-8
- * literal still matches its bytes), anchored at both ends, and matched under a match and depth
- * limit so a pathological pattern cannot stall a worker.
+ * number and a short, escaped excerpt of both sides. Regexes are compiled per comparison by
+ * server/regex (byte mode: program output may be any bytes), anchored at both ends, and
+ * matched under its limits so a pathological pattern cannot stall a worker.
  */
-#define PCRE2_CODE_UNIT_WIDTH 8
 #include "server/compare.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "server/regex.h"
 
 static const char *const names[] = {"lines",  "exact", "tokens", "float",
                                     "nocase", "regex", "checker"};
@@ -192,32 +191,20 @@ static bool tokens_equal(const struct cmp_spec *sp, const char *w, size_t wl, co
 
 static bool regex_match(const char *pat, size_t pl, const char *g, size_t gl, char why[CMP_WHY])
 {
-    int ecode;
-    PCRE2_SIZE eoff;
-    pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, pl, PCRE2_DOTALL, &ecode, &eoff, NULL);
-    if (!re) {
-        PCRE2_UCHAR msg[120];
-        pcre2_get_error_message(ecode, msg, sizeof(msg));
-        snprintf(why, CMP_WHY, "regex: bad pattern at %zu: %s", (size_t)eoff, (char *)msg);
+    struct rx *re;
+    struct rx_match m;
+    char err[ERR_LEN];
+    if (rx_compile(pat, pl, RX_DOTALL | RX_FULL, &re, err) < 0) {
+        snprintf(why, CMP_WHY, "regex: %.160s", err);
         return false;
     }
-    pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
-    pcre2_match_context *mc = pcre2_match_context_create(NULL);
-    bool ok = false;
-    if (md && mc) {
-        pcre2_set_match_limit(mc, 1000000);
-        pcre2_set_depth_limit(mc, 10000);
-        int rc = pcre2_match(re, (PCRE2_SPTR)g, gl, 0, PCRE2_ANCHORED | PCRE2_ENDANCHORED, md, mc);
-        ok = rc >= 0;
-        if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT)
-            snprintf(why, CMP_WHY, "regex: matching gave up (too costly)");
-        else if (!ok)
-            snprintf(why, CMP_WHY, "regex: the output does not match the pattern");
-    }
-    pcre2_match_context_free(mc);
-    pcre2_match_data_free(md);
-    pcre2_code_free(re);
-    return ok;
+    int rc = rx_match(re, g, gl, 0, &m);
+    rx_free(re);
+    if (rc == -E2BIG)
+        snprintf(why, CMP_WHY, "regex: matching gave up (too costly)");
+    else if (rc <= 0)
+        snprintf(why, CMP_WHY, "regex: the output does not match the pattern");
+    return rc == 1;
 }
 
 bool cmp_equal(const struct cmp_spec *s, const char *want, size_t wlen, const char *got,

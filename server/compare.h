@@ -1,5 +1,5 @@
 /*
- * compare: is a program's output the expected one? The only module that includes pcre2.h.
+ * compare: is a program's output the expected one?
  *
  * Modes: exact bytes; lines (default: trailing whitespace of each line and trailing blank
  * lines ignored, CRLF = LF); tokens (whitespace-separated); float (tokens, numbers within an
