@@ -152,51 +152,64 @@ static const struct opt *find_short(const struct opt *t, char c)
     return NULL;
 }
 
+/* The option at argv[*i] and its value (NULL for a flag), with *i moved past both. Returns 1,
+ * 0 at the first positional argument or "--" (*i left on it), or -EINVAL with err. */
+static int next_opt(const struct opt *table, int argc, char **argv, int *i, const struct opt **o,
+                    const char **value, char err[ERR_LEN])
+{
+    if (*i >= argc)
+        return 0;
+    const char *a = argv[*i];
+    if (strcmp(a, "--") == 0 || a[0] != '-' || a[1] == '\0')
+        return 0; /* "--", or a positional ("-" alone means stdin, a positional) */
+    *value = NULL;
+    if (a[1] == '-') {
+        const char *eq = strchr(a + 2, '=');
+        size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+        *o = find_long(table, a + 2, len);
+        *value = eq ? eq + 1 : NULL;
+        if (!*o)
+            return err_set(err, -EINVAL, "unknown option --%.*s", (int)len, a + 2);
+    } else {
+        *o = a[2] == '\0' ? find_short(table, a[1]) : NULL;
+        if (!*o)
+            return err_set(err, -EINVAL, "unknown option %s", a);
+    }
+    (*i)++;
+    if ((*o)->kind == OPT_FLAG) {
+        if (*value)
+            return err_set(err, -EINVAL, "--%s takes no value", (*o)->name);
+        return 1;
+    }
+    if (!*value) {
+        if (*i >= argc)
+            return err_set(err, -EINVAL, "--%s needs a value (%s)", (*o)->name,
+                           (*o)->metavar ? (*o)->metavar : "value");
+        *value = argv[(*i)++];
+    }
+    return 1;
+}
+
 int opts_parse(const struct opt *table, int argc, char **argv, int start, bool *dashdash,
                char err[ERR_LEN])
 {
     if (dashdash)
         *dashdash = false;
-    int i = start;
-    while (i < argc) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            if (dashdash)
-                *dashdash = true;
-            return i + 1;
-        }
-        if (a[0] != '-' || a[1] == '\0')
-            return i; /* first positional ("-" alone means stdin, a positional) */
-        const struct opt *o;
-        const char *inline_value = NULL;
-        if (a[1] == '-') {
-            const char *eq = strchr(a + 2, '=');
-            size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-            o = find_long(table, a + 2, len);
-            inline_value = eq ? eq + 1 : NULL;
-            if (!o)
-                return err_set(err, -EINVAL, "unknown option --%.*s", (int)len, a + 2);
-        } else {
-            o = a[2] == '\0' ? find_short(table, a[1]) : NULL;
-            if (!o)
-                return err_set(err, -EINVAL, "unknown option %s", a);
-        }
-        i++;
-        if (o->kind == OPT_FLAG) {
-            if (inline_value)
-                return err_set(err, -EINVAL, "--%s takes no value", o->name);
+    int i = start, rc;
+    const struct opt *o;
+    const char *value;
+    while ((rc = next_opt(table, argc, argv, &i, &o, &value, err)) == 1) {
+        if (o->kind == OPT_FLAG)
             *(bool *)o->dest = true;
-            continue;
-        }
-        if (!inline_value) {
-            if (i >= argc)
-                return err_set(err, -EINVAL, "--%s needs a value (%s)", o->name,
-                               o->metavar ? o->metavar : "value");
-            inline_value = argv[i++];
-        }
-        int rc = set_value(o, inline_value, err);
-        if (rc < 0)
+        else if ((rc = set_value(o, value, err)) < 0)
             return rc;
+    }
+    if (rc < 0)
+        return rc;
+    if (i < argc && strcmp(argv[i], "--") == 0) {
+        if (dashdash)
+            *dashdash = true;
+        return i + 1;
     }
     return i;
 }
@@ -216,18 +229,12 @@ void opts_usage(FILE *out, const struct opt *table)
 
 const char *opts_peek(const struct opt *table, int argc, char **argv, int start, const char *name)
 {
-    const struct opt *o = find_long(table, name, strlen(name));
-    const char *found = NULL;
-    size_t n = strlen(name);
-    for (int i = start; o && i < argc && strcmp(argv[i], "--") != 0; i++) {
-        const char *a = argv[i];
-        bool is_short = o->short_name && a[0] == '-' && a[1] == o->short_name && a[2] == '\0';
-        if (a[0] == '-' && a[1] == '-' && strncmp(a + 2, name, n) == 0 && a[2 + n] == '=')
-            found = a + 3 + n;
-        else if (((a[0] == '-' && a[1] == '-' && strcmp(a + 2, name) == 0) || is_short) &&
-                 i + 1 < argc)
-            found = argv[++i];
-    }
+    char err[ERR_LEN]; /* a bad command line is opts_parse's to report */
+    const struct opt *o;
+    const char *value, *found = NULL;
+    for (int i = start; next_opt(table, argc, argv, &i, &o, &value, err) == 1;)
+        if (strcmp(o->name, name) == 0)
+            found = value;
     return found;
 }
 

@@ -52,8 +52,9 @@ struct opt {
 int opts_parse(const struct opt *table, int argc, char **argv, int start, bool *dashdash,
                char err[ERR_LEN]);
 
-/* The value of --name (or -s for its short name) as argv[start..argc) gives it last, or NULL;
- * nothing is parsed or set. For options that say where other options come from (--config). */
+/* The value of --name (or its short form) as argv[start..argc) gives it last, read the way
+ * opts_parse reads (up to the first positional argument, "--" or malformed option), or NULL;
+ * nothing is set. For options that say where other options come from (--config). */
 const char *opts_peek(const struct opt *table, int argc, char **argv, int start, const char *name);
 
 /* Sets options from the environment: for each option but help, PREFIX and its name in upper
