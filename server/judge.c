@@ -448,8 +448,8 @@ struct json *judge_run(const struct program_env *env, struct judge_request *r)
         json_set_str(d, "compile_output", p.message ? p.message : "");
     }
     struct program ck;
-    struct job_file f;                  /* the checker's source: it must outlive ck */
-    bool checker = false, halt = false; /* halt: run no test */
+    struct job_file f;    /* the checker's source: it must outlive ck */
+    bool checker = false; /* built: the tests can run */
     if (rc == 0 && p.ok && r->checker_lang) {
         f = (struct job_file){r->checker_lang->source, 0644, (const uint8_t *)r->checker_code,
                               strlen(r->checker_code)};
@@ -461,7 +461,6 @@ struct json *judge_run(const struct program_env *env, struct judge_request *r)
                 json_set_str(d, "checker_compile_output", ck.message ? ck.message : "");
                 program_free(env, &ck);
             }
-            halt = true;
         } else {
             checker = true;
         }
@@ -469,7 +468,7 @@ struct json *judge_run(const struct program_env *env, struct judge_request *r)
     int count = r->harness ? 1 : r->ntests;
     for (int i = 0; i < count; i++)
         total += r->selected[i];
-    for (int i = 0; rc == 0 && p.ok && !halt && i < count; i++) {
+    for (int i = 0; rc == 0 && p.ok && (checker || !r->checker_lang) && i < count; i++) {
         if (!r->selected[i])
             continue;
         struct job_result res;
