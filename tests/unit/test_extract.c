@@ -109,23 +109,23 @@ static void test_heuristic(void)
 
 static void test_postprocess(void)
 {
-    char py[] = "def f():\n    return 1\n\nif __name__ == \"__main__\":\n    print(f())\n";
-    ASSERT_INT_EQ(extract_postprocess("python", py), strlen("def f():\n    return 1\n\n"));
-    char cpp[] = "int f() { return 1; }\nint main() { return f(); }\n";
-    extract_postprocess("cpp", cpp);
-    ASSERT_STR_EQ(cpp, "int f() { return 1; }\n");
-    char go[] = "package main\nimport \"fmt\"\n";
-    extract_postprocess("golang", go);
-    ASSERT_STR_EQ(go, "import \"fmt\"\n");
-    char java[] = "public class Main {\n}\n";
-    extract_postprocess("java", java);
-    ASSERT_STR_EQ(java, "class Solution {\n}\n");
-    char any[] = "fn f() {}\n# Example usage\nf();\n";
-    extract_postprocess("rust", any);
-    ASSERT_STR_EQ(any, "fn f() {}\n");
-    char kept[] = "x = 'int main()'\n"; /* only at the start of a line */
-    extract_postprocess("cpp", kept);
-    ASSERT_STR_EQ(kept, "x = 'int main()'\n");
+    static const struct {
+        const char *lang, *code, *want;
+    } cases[] = {
+        {"python", "def f():\n    return 1\n\nif __name__ == \"__main__\":\n    print(f())\n",
+         "def f():\n    return 1\n\n"},
+        {"cpp", "int f() { return 1; }\nint main() { return f(); }\n", "int f() { return 1; }\n"},
+        {"golang", "package main\nimport \"fmt\"\n", "import \"fmt\"\n"},
+        {"java", "public class Main {\n}\n", "class Solution {\n}\n"},
+        {"rust", "fn f() {}\n# Example usage\nf();\n", "fn f() {}\n"},
+        {"cpp", "x = 'int main()'\n", "x = 'int main()'\n"}, /* only at the start of a line */
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char code[256];
+        snprintf(code, sizeof(code), "%s", cases[i].code);
+        ASSERT_INT_EQ(extract_postprocess(cases[i].lang, code), strlen(cases[i].want));
+        ASSERT_STR_EQ(code, cases[i].want);
+    }
 }
 
 static void test_huge_inputs(void)
