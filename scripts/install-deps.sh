@@ -7,7 +7,7 @@ packages=(
     # build
     gcc make cmake pkg-config git clang-format
     # libraries (each behind one module: see docs/design.md)
-    libmicrohttpd-dev libseccomp-dev libsqlite3-dev libpcre2-dev libcjson-dev
+    libmicrohttpd-dev libseccomp-dev libsqlite3-dev libpcre2-dev libcjson-dev zlib1g-dev
     # toolchains verdict offers to submissions (languages/*.json), their libraries, and the
     # test suite's helpers
     python3 golang-go golang-github-stretchr-testify-dev libboost-dev libssl-dev

@@ -9,6 +9,7 @@
 
 #include "runners/pool.h"
 #include "server/cache.h"
+#include "server/dataset.h"
 #include "server/http.h"
 #include "server/lang.h"
 #include "server/scheduler.h"
@@ -20,6 +21,7 @@ struct api_config {
     struct sched *sched;
     int cells, gpus;
     const char *cuda_arch;
+    struct dataset_store *datasets; /* NULL: none (provided_data still works) */
 };
 
 struct api;

@@ -134,6 +134,11 @@ struct json *json_parse(const char *text)
     return text ? J(cJSON_ParseWithOpts(text, NULL, 1)) : NULL;
 }
 
+struct json *json_child(struct json *j, const char *key)
+{
+    return j && cJSON_IsObject(C(j)) ? J(cJSON_GetObjectItemCaseSensitive(C(j), key)) : NULL;
+}
+
 const struct json *json_get(const struct json *j, const char *key)
 {
     if (!j || !cJSON_IsObject(CC(j)))
@@ -212,6 +217,11 @@ bool json_is_string(const struct json *j)
 bool json_is_null(const struct json *j)
 {
     return j && cJSON_IsNull(CC(j));
+}
+
+struct json *json_dup(const struct json *j)
+{
+    return j ? J(cJSON_Duplicate(CC(j), 1)) : NULL;
 }
 
 void json_free(struct json *j)

@@ -42,6 +42,9 @@ struct json *json_parse(const char *text);
 /* Member lookup (case-sensitive) on an object; NULL if absent or j is not an object. */
 const struct json *json_get(const struct json *j, const char *key);
 
+/* The same lookup, for changing the member in place. */
+struct json *json_child(struct json *j, const char *key);
+
 /* Typed reads; each returns false when j is NULL or of another type. */
 bool json_str(const struct json *j, const char **out);
 bool json_num(const struct json *j, double *out);
@@ -62,6 +65,9 @@ bool json_is_object(const struct json *j);
 bool json_is_array(const struct json *j);
 bool json_is_string(const struct json *j);
 bool json_is_null(const struct json *j);
+
+/* A deep copy (heap; NULL on allocation failure or a NULL j). */
+struct json *json_dup(const struct json *j);
 
 /* Frees a whole tree; NULL is a no-op. */
 void json_free(struct json *j);

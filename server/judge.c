@@ -6,11 +6,12 @@
  * wall_ms, memory_mb}), reward ("fraction" or "all"), stop_on_failure, only (test indexes). The
  * marker for harness runs is 128 random bits from getrandom, printed by the template's trailer; the
  * program's stdout is checked for it as its own last line, then the line is removed from what is
- * shown. A checker is built once like the program and, for each test the program passed its limits
- * on, run in its own sandbox job as `checker input.txt output.txt answer.txt` with those three
- * files in its work dir; its verdict is its exit status (testlib's convention), its reason the
- * first line it wrote to stderr (or stdout). A checker that fails, crashes or times out is
- * SE, never the program's fault.
+ * shown. A language without a trailer (compiled ones, whose tests hold main) joins code and
+ * harness and is judged by exit status alone, as the benchmarks' own harnesses are. A checker is
+ * built once like the program and, for each test the program passed its limits on, run in its own
+ * sandbox job as `checker input.txt output.txt answer.txt` with those three files in its work dir;
+ * its verdict is its exit status (testlib's convention), its reason the first line it wrote to
+ * stderr (or stdout). A checker that fails, crashes or times out is SE, never the program's fault.
  */
 #include "server/judge.h"
 
@@ -261,9 +262,6 @@ int judge_parse(const struct lang_set *langs, const struct json *b, struct judge
         rc = bad(e, "missing", "Field required (a string)", "code", NULL, NULL);
     else if (h && !(r->harness = dup_str(h, &len)))
         rc = bad(e, "string_type", "harness must be a string of test code", "harness", NULL, NULL);
-    else if (r->harness && !r->lang->harness)
-        rc = bad(e, "value_error", "harness tests are not supported for this language yet",
-                 "harness", NULL, NULL);
     else if (r->harness && json_get(b, "tests"))
         rc = bad(e, "value_error", "give tests or a harness, not both", "tests", NULL, NULL);
     if (rc == 0 && !r->harness)
@@ -428,9 +426,11 @@ struct json *judge_run(const struct program_env *env, struct judge_request *r)
     struct json *d = json_object();
     char marker[40] = "", err[ERR_LEN] = "";
     char *source = r->code;
-    if (r->harness) {
+    if (r->harness && r->lang->harness) {
         new_marker(marker);
         source = join_harness(r->lang->harness, r->code, r->harness, marker);
+    } else if (r->harness) { /* no trailer to print a marker: judged by exit status alone */
+        source = join_harness("{code}\n{tests}\n", r->code, r->harness, "");
     }
     int n = r->nfiles;
     r->files[n] = (struct job_file){r->lang->source, 0644, (const uint8_t *)source,
@@ -482,7 +482,7 @@ struct json *judge_run(const struct program_env *env, struct judge_request *r)
         const char *verdict = verdict_of(res.status), *reason = res.message;
         char why[CMP_WHY] = "";
         if (res.status == JOB_OK && r->harness) {
-            if (!take_marker(res.out, &out_len, marker)) {
+            if (*marker && !take_marker(res.out, &out_len, marker)) {
                 verdict = "WA";
                 reason = "exited 0 before the checks finished (no completion marker)";
             }

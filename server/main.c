@@ -12,6 +12,8 @@
 #include "build_info.h"
 #include "runners/cell.h"
 #include "runners/seccomp.h"
+#include "server/bench.h"
+#include "server/dataset.h"
 #include "server/doctor.h"
 #include "server/opts.h"
 #include "server/run.h"
@@ -78,19 +80,117 @@ static int parse_flags(const struct command *cmd, int argc, char **argv, int *ex
     return first;
 }
 
-static int cmd_not_built(const struct command *cmd, int argc, char **argv, int first)
-{
-    (void)argc;
-    (void)argv;
-    (void)first;
-    fprintf(stderr, "verdict %s: not built yet\n", cmd->name);
-    return 1;
-}
-
 static bool json_out, skip_toolchains, skip_gpu;
 static const char *doctor_languages;
 static struct run_opts run_opts;
 static struct serve_opts serve_opts;
+static struct bench_opts bench_opts;
+static const char *db_path, *data_format;
+static bool force;
+
+/* Flags may follow positional arguments too: collects the positionals of argv[first..argc)
+ * into pos (at most max), parsing the flags between them. Returns how many, or -1 after
+ * printing a usage error (*exit_code set). */
+static int positionals(const struct command *cmd, int argc, char **argv, int first, char **pos,
+                       int max, int *exit_code)
+{
+    int n = 0;
+    char err[ERR_LEN];
+    for (int i = first; i < argc;) {
+        if (n == max) {
+            *exit_code = usage_error(cmd, "too many arguments");
+            return -1;
+        }
+        pos[n++] = argv[i];
+        int next = opts_parse(cmd->opts, argc, argv, i + 1, NULL, err);
+        if (next < 0) {
+            *exit_code = usage_error(cmd, err);
+            return -1;
+        }
+        i = next;
+    }
+    if (help) {
+        print_help(cmd);
+        *exit_code = 0;
+        return -1;
+    }
+    return n;
+}
+
+static const char *db_default(void)
+{
+    const char *env = getenv("VERDICT_DB");
+    return db_path ? db_path : env && *env ? env : VERDICT_DB;
+}
+
+static int cmd_datasets(const struct command *cmd, int argc, char **argv, int first)
+{
+    char *pos[4], err[ERR_LEN];
+    int rc = 0, n = positionals(cmd, argc, argv, first, pos, 4, &rc);
+    if (n < 0)
+        return rc;
+    bool import = n >= 1 && strcmp(pos[0], "import") == 0;
+    bool list = n >= 1 && strcmp(pos[0], "list") == 0;
+    if (!(import && (n == 3 || n == 2)) && !(list && n == 1))
+        return usage_error(cmd, "expected: import NAME PATH, import DIR, or list");
+    struct dataset_store *s;
+    if (dataset_open(db_default(), &s, err) < 0) {
+        fprintf(stderr, "verdict datasets: %s\n", err);
+        return 1;
+    }
+    if (import && n == 2) { /* a directory of datasets, each named by its path */
+        rc = dataset_import_dir(s, pos[1], stdout, err);
+        if (rc < 0)
+            fprintf(stderr, "verdict datasets: %s\n", err);
+        rc = rc != 0;
+    } else if (import) {
+        bool skipped;
+        int count = dataset_import(s, pos[1], pos[2], data_format, force, &skipped, err);
+        if (count < 0)
+            fprintf(stderr, "verdict datasets: %s: nothing imported: %s\n", pos[1], err);
+        else if (skipped)
+            printf("%s: unchanged since its import (--force to read it again)\n", pos[1]);
+        else
+            printf("%s: %d problems imported from %s\n", pos[1], count, pos[2]);
+        rc = count < 0;
+    } else {
+        struct json *l = dataset_list(s);
+        if (json_out) {
+            char *text = json_render(l, true);
+            printf("%s\n", text ? text : "[]");
+            free(text);
+        } else {
+            printf("%-20s %-15s %8s  %s\n", "NAME", "FORMAT", "PROBLEMS", "SOURCE");
+            for (int i = 0; i < json_len(l); i++) {
+                const char *name = "", *fmt = "", *src = "";
+                double count = 0;
+                json_str(json_get(json_at(l, i), "name"), &name);
+                json_str(json_get(json_at(l, i), "format"), &fmt);
+                json_str(json_get(json_at(l, i), "source"), &src);
+                json_num(json_get(json_at(l, i), "problems"), &count);
+                printf("%-20s %-15s %8.0f  %s\n", name, fmt, count, src);
+            }
+        }
+        json_free(l);
+    }
+    dataset_close(s);
+    return rc;
+}
+
+static int cmd_bench(const struct command *cmd, int argc, char **argv, int first)
+{
+    char *pos[2];
+    int rc = 0, n = positionals(cmd, argc, argv, first, pos, 2, &rc);
+    if (n < 0)
+        return rc;
+    if (n != (bench_opts.reference ? 1 : 2))
+        return usage_error(cmd, bench_opts.reference ? "--reference takes only DATASET"
+                                                     : "expected DATASET SAMPLES.jsonl");
+    bench_opts.dataset = pos[0];
+    bench_opts.samples = n == 2 ? pos[1] : NULL;
+    bench_opts.db = db_default();
+    return bench_main(&bench_opts);
+}
 
 static int cmd_serve(const struct command *cmd, int argc, char **argv, int first)
 {
@@ -175,6 +275,39 @@ static const struct opt doctor_opts[] = {
     OPT_END,
 };
 
+static const struct opt datasets_table[] = {
+    {"db", 0, OPT_STRING, &db_path, "FILE", "the dataset store (env VERDICT_DB)", 0, 0},
+    {"format", 0, OPT_STRING, &data_format, "NAME",
+     "the source's format, when detection is not wanted", 0, 0},
+    {"force", 0, OPT_FLAG, &force, NULL, "import even when the source is unchanged", 0, 0},
+    {"json", 0, OPT_FLAG, &json_out, NULL, "list as JSON", 0, 0},
+    HELP_OPT,
+    OPT_END,
+};
+
+static const struct opt bench_table[] = {
+    {"k", 'k', OPT_STRING, &bench_opts.ks, "K,K...", "pass@k for these k (default 1,10,100)", 0, 0},
+    {"out", 'o', OPT_STRING, &bench_opts.out, "FILE", "write per-sample results (JSON lines)", 0,
+     0},
+    {"summary", 0, OPT_STRING, &bench_opts.summary, "FORMAT", "text (a table, default) or json", 0,
+     0},
+    {"server", 0, OPT_STRING, &bench_opts.server, "URL",
+     "judge on a verdict server (http://HOST:PORT) instead of local cells", 0, 0},
+    {"reference", 0, OPT_FLAG, &bench_opts.reference, NULL,
+     "judge the dataset's reference solutions (no samples file)", 0, 0},
+    {"language", 0, OPT_STRING, &bench_opts.language, "LANG",
+     "for stdin/stdout problems, when a sample names none", 0, 0},
+    {"extract", 0, OPT_FLAG, &bench_opts.extract, NULL,
+     "extract code from every completion (default: only from fenced ones)", 0, 0},
+    {"jobs", 'j', OPT_INT, &bench_opts.jobs, "N", "samples judged at once (default: CPUs)", 1,
+     1024},
+    {"db", 0, OPT_STRING, &db_path, "FILE", "the dataset store (env VERDICT_DB)", 0, 0},
+    {"languages", 0, OPT_STRING, &bench_opts.languages, "DIR", "language templates", 0, 0},
+    {"cache", 0, OPT_STRING, &bench_opts.cache, "DIR", "compile cache directory", 0, 0},
+    HELP_OPT,
+    OPT_END,
+};
+
 static const struct opt serve_table[] = {
     {"config", 0, OPT_STRING, &serve_opts.config, "FILE",
      "read options from FILE (name = value lines; env VERDICT_CONFIG)", 0, 0},
@@ -194,6 +327,9 @@ static const struct opt serve_table[] = {
      "close a connection idle this long (default 600; a waiting request is not idle)", 0, 0},
     {"languages", 0, OPT_STRING, &serve_opts.languages, "DIR", "language templates", 0, 0},
     {"cache", 0, OPT_STRING, &serve_opts.cache, "DIR", "compile cache directory", 0, 0},
+    {"db", 0, OPT_STRING, &serve_opts.db, "FILE", "the dataset store (SQLite)", 0, 0},
+    {"datasets", 0, OPT_LIST, &serve_opts.datasets, "DIR",
+     "import the datasets found under DIR at start (repeatable; unchanged ones are skipped)", 0, 0},
     HELP_OPT,
     OPT_END,
 };
@@ -232,8 +368,19 @@ static const struct command commands[] = {
      "Exit status: 0 OK, 1 another verdict (RE, TLE, MLE, OLE), 3 sandbox error.",
      "[options] -- PROGRAM [ARGS...]  |  verdict run --lang LANG [options] FILE", run_table, NULL,
      cmd_run},
-    {"bench", "Judge a file of samples against a dataset and report pass@k (not built yet).",
-     "[options] DATASET SAMPLES.jsonl", plain_opts, NULL, cmd_not_built},
+    {"bench",
+     "Judge a file of samples (JSON lines: task_id, completion) against a dataset and report\n"
+     "pass@k, the verdict mix and per-sample results. Judges in local cells (root) or on a\n"
+     "server. Exit status: 0 done, 1 error, 3 some sample met a sandbox error, 130 interrupted.",
+     "[options] DATASET SAMPLES.jsonl  |  verdict bench --reference DATASET", bench_table, NULL,
+     cmd_bench},
+    {"datasets",
+     "Import benchmark datasets into the store, or list them.\n"
+     "  import NAME PATH   a jsonl, jsonl.gz or json file, or a directory of problem directories\n"
+     "  import DIR         every dataset found under DIR, named by its path\n"
+     "  list               the imported datasets",
+     "import NAME PATH | import DIR | list  [--db FILE] [--format NAME] [--force]", datasets_table,
+     NULL, cmd_datasets},
     {"doctor",
      "Inspect this host: namespaces, cgroups, seccomp, pivot_root, a real cell, toolchains,\n"
      "languages, GPUs.\n"

@@ -9,10 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const routes[] = {"/run_code",     "/v1/judge", "/v1/judge/batch", "/v1/ping",
-                                     "/v1/languages", "/healthz",  "/metrics",        "other"};
+static const char *const routes[] = {
+    "/run_code", "/v1/judge", "/v1/judge/batch", "/v1/ping",  "/v1/languages",     "/healthz",
+    "/metrics",  "/submit",   "/get_prompts",    "/list_ids", "/get_prompt_by_id", "/list_datasets",
+    "other"};
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))
-static const int statuses[] = {200, 404, 405, 413, 422, 500, 503, 504};
+static const int statuses[] = {200, 400, 404, 405, 413, 422, 500, 503, 504};
 #define NSTATUS (sizeof(statuses) / sizeof(statuses[0]))
 static const char *const verdicts[] = {"OK", "WA", "TLE", "MLE", "OLE", "RE", "CE", "SE"};
 #define NVERDICTS (sizeof(verdicts) / sizeof(verdicts[0]))

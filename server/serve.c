@@ -19,9 +19,9 @@
 #include <unistd.h>
 
 #include "build_info.h"
-#include "runners/cell.h"
 #include "server/api.h"
-#include "server/gpu.h"
+#include "server/dataset.h"
+#include "server/engine.h"
 
 #define EXIT_FAIL 1
 
@@ -40,9 +40,8 @@ static int parse_listen(const char *s, char *host, size_t cap, int *port)
 }
 
 struct parts {
-    struct lang_set *langs;
-    struct cache *cache;
-    struct pool *pool;
+    struct engine engine;
+    struct dataset_store *datasets;
     struct sched *sched;
     struct api *api;
     struct http_server *http;
@@ -55,9 +54,8 @@ static void teardown(struct parts *p)
     sched_free(p->sched); /* finishes what is queued: every request is answered */
     http_stop(p->http);
     api_free(p->api);
-    pool_free(p->pool);
-    cache_close(p->cache);
-    lang_set_free(p->langs);
+    engine_close(&p->engine);
+    dataset_close(p->datasets);
 }
 
 static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
@@ -67,7 +65,7 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
     const char *langs = o->languages ? o->languages : VERDICT_LANGUAGES_DIR;
     uint64_t max_header = o->max_header ? o->max_header : 32u << 10;
     int64_t idle_ms = o->idle_timeout_ms ? o->idle_timeout_ms : 600000;
-    char host[64], arch[96] = "";
+    char host[64];
     int port, rc;
     if (parse_listen(listen, host, sizeof(host), &port) < 0)
         return err_set(err, -EINVAL, "--listen %.100s: expected HOST:PORT", listen);
@@ -77,36 +75,27 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
         return err_set(err, -EINVAL, "--max-header must be 4K..1M");
     if (idle_ms < 1000 || idle_ms > 86400000)
         return err_set(err, -EINVAL, "--idle-timeout must be 1 s..1 day");
-    if ((rc = lang_load_dir(langs, &p->langs, err)) < 0)
+    const char *db = o->db ? o->db : VERDICT_DB;
+    if ((rc = dataset_open(db, &p->datasets, err)) < 0)
         return rc;
-    lang_probe(p->langs, NULL);
-    if ((rc = cache_open(o->cache ? o->cache : VERDICT_CACHE_DIR, 4ull << 30, &p->cache, err)) < 0)
+    for (int i = 0; i < o->datasets.n; i++)
+        if ((rc = dataset_import_dir(p->datasets, o->datasets.items[i], stderr, err)) < 0)
+            return rc; /* a directory that is not there; a bad file is reported and skipped */
+    struct engine_config ec = {.languages = langs, .cache = o->cache, .cells = (int)cells};
+    if ((rc = engine_open(&ec, &p->engine, err)) < 0)
         return rc;
-    struct gpu_info g;
-    gpu_probe(&g);
-    int cc = g.count > 0 ? g.dev[0].cc_major * 10 + g.dev[0].cc_minor : 75;
-    snprintf(arch, sizeof(arch), "-gencode=arch=compute_%d,code=[sm_%d,compute_%d]", cc, cc, cc);
-    int nb = 0;
-    const char *const *lb = lang_binds(p->langs, &nb);
-    const char *binds[CELL_MAX_BINDS];
-    nb = nb < CELL_MAX_BINDS - 1 ? nb : CELL_MAX_BINDS - 1;
-    for (int i = 0; i < nb; i++)
-        binds[i] = lb[i];
-    binds[nb++] = cache_dir(p->cache);
-    struct pool_config pc = {
-        .cells = (int)cells, .uid_base = 61000, .nbinds = nb, .binds = binds, .gpus = g.count};
-    if ((rc = pool_new(&pc, &p->pool, err)) < 0)
-        return rc;
+    int gpus = p->engine.gpus;
     long queue = o->queue ? o->queue : 4096;
-    if ((rc = sched_new((int)cells + g.count, (int)queue, &p->sched, err)) < 0)
+    if ((rc = sched_new((int)cells + gpus, (int)queue, &p->sched, err)) < 0)
         return rc;
-    struct api_config ac = {.langs = p->langs,
-                            .cache = p->cache,
-                            .pool = p->pool,
+    struct api_config ac = {.langs = p->engine.langs,
+                            .cache = p->engine.cache,
+                            .pool = p->engine.pool,
                             .sched = p->sched,
                             .cells = (int)cells,
-                            .gpus = g.count,
-                            .cuda_arch = arch};
+                            .gpus = gpus,
+                            .cuda_arch = p->engine.env.cuda_arch,
+                            .datasets = p->datasets};
     if ((rc = api_new(&ac, &p->api, err)) < 0)
         return rc;
     struct http_config hc = {.host = host,
@@ -118,7 +107,7 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
     if ((rc = http_start(&hc, api_handle, p->api, &p->http, err)) < 0)
         return rc;
     fprintf(stderr, "verdict %s: serving on http://%s:%d with %ld cells, %d GPU cells\n",
-            VERDICT_VERSION, host, http_port(p->http), cells, g.count);
+            VERDICT_VERSION, host, http_port(p->http), cells, gpus);
     return 0;
 }
 
