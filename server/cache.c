@@ -6,8 +6,10 @@
  * built makes other callers for the same key wait on a condition variable, so a burst of
  * identical submissions (veRL sends one request per test case) compiles once.
  *
- * Disk. Builders write into "<key>.tmp" and commit renames it to "<key>", so a reader never
- * sees a half-written entry. At open, ".tmp" leftovers of a crash are removed and complete
+ * Disk. Builders write into "<key>.tmp.<pid>" and commit renames it to "<key>", so a reader
+ * never sees a half-written entry (when two processes sharing the directory build the same key,
+ * the second rename fails and its copy is dropped). At open, the ".tmp.<pid>" leftovers of
+ * processes that are gone are removed and complete
  * entries re-indexed with their sizes. Eviction removes least-recently-used unpinned entries
  * until the total is under the cap; a pinned entry (a run is about to use it) stays.
  */
@@ -17,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,7 +114,27 @@ static void drop(struct cache *c, struct record *r)
 
 static void entry_path(const struct cache *c, const char *key, const char *suffix, char *out)
 {
-    snprintf(out, CACHE_PATH, "%.420s/%.68s%.4s", c->dir, key, suffix);
+    snprintf(out, CACHE_PATH, "%.420s/%.64s%.24s", c->dir, key, suffix);
+}
+
+/* A builder's directory: "<key>.tmp.<pid>", so that processes sharing the cache (a server
+ * and `verdict bench`) never take each other's half-built entries for a crash's. */
+static void tmp_path(const struct cache *c, const char *key, char *out)
+{
+    char suffix[24];
+    snprintf(suffix, sizeof(suffix), ".tmp.%d", (int)getpid());
+    entry_path(c, key, suffix, out);
+}
+
+/* The builder pid of a "<key>.tmp.<pid>" name, or 0 for any other name. */
+static pid_t tmp_owner(const char *name)
+{
+    size_t len = strlen(name);
+    if (len < 70 || strncmp(name + 64, ".tmp.", 5) != 0)
+        return 0;
+    char *end;
+    long pid = strtol(name + 69, &end, 10);
+    return *end || pid <= 0 ? 0 : (pid_t)pid;
 }
 
 static void scan(struct cache *c)
@@ -120,8 +143,9 @@ static void scan(struct cache *c)
     for (struct dirent *e; d && (e = readdir(d));) {
         char p[CACHE_PATH];
         size_t len = strlen(e->d_name);
-        if (len == 68 && strcmp(e->d_name + 64, ".tmp") == 0) {
-            entry_path(c, e->d_name, "", p);
+        pid_t owner = tmp_owner(e->d_name);
+        if (owner > 0 && kill(owner, 0) < 0 && errno == ESRCH) {
+            snprintf(p, sizeof(p), "%.420s/%.90s", c->dir, e->d_name);
             remove_tree(p); /* a build cut short by a crash */
         } else if (len == 64 && key_ok(e->d_name)) {
             struct record *r = add(c, e->d_name);
@@ -179,7 +203,7 @@ int cache_acquire(struct cache *c, const char *key, struct cache_entry *e, char 
         r->building = true;
         r->pins = 1;
         c->st.misses++;
-        entry_path(c, key, ".tmp", e->tmp);
+        tmp_path(c, key, e->tmp);
         entry_path(c, key, "", e->dir);
         state = CACHE_BUILD;
     } else {
@@ -223,9 +247,14 @@ int cache_commit(struct cache *c, struct cache_entry *e, char err[ERR_LEN])
 {
     uint64_t bytes = tree_bytes(e->tmp);
     if (rename(e->tmp, e->dir) < 0) {
-        int rc = err_set(err, -errno, "publish %.200s: %m", e->dir);
-        cache_abort(c, e);
-        return rc;
+        if (errno == ENOTEMPTY || errno == EEXIST) {
+            /* Another process sharing the cache published this key first: the same bytes. */
+            remove_tree(e->tmp);
+        } else {
+            int rc = err_set(err, -errno, "publish %.200s: %m", e->dir);
+            cache_abort(c, e);
+            return rc;
+        }
     }
     char victims[16][65];
     pthread_mutex_lock(&c->lock);

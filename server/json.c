@@ -28,6 +28,13 @@ struct json *json_set(struct json *obj, const char *key, struct json *child)
 {
     if (!obj || !child)
         return NULL;
+    if (cJSON_GetObjectItemCaseSensitive(C(obj), key)) { /* a member is set once: replace */
+        if (!cJSON_ReplaceItemInObjectCaseSensitive(C(obj), key, C(child))) {
+            cJSON_Delete(C(child));
+            return NULL;
+        }
+        return child;
+    }
     if (!cJSON_AddItemToObject(C(obj), key, C(child))) {
         cJSON_Delete(C(child));
         return NULL;

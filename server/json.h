@@ -18,7 +18,8 @@ struct json;
 struct json *json_object(void);
 struct json *json_array(void);
 
-/* Attach a member to an object; return the new child (borrowed, owned by obj) or NULL. */
+/* Attach a member to an object, replacing one of that key; return the new child (borrowed,
+ * owned by obj) or NULL. */
 struct json *json_set_str(struct json *obj, const char *key, const char *value);
 struct json *json_set_num(struct json *obj, const char *key, double value);
 struct json *json_set_bool(struct json *obj, const char *key, bool value);

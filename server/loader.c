@@ -761,9 +761,9 @@ static int add_record(struct ctx *c, const struct json *rec, const struct format
     for (int i = 0; i < json_len(arr); i++) {
         const char *other;
         if (json_str(json_get(json_at(arr, i), "id"), &other) && strcmp(other, id) == 0) {
-            json_free(p);
             char what[200];
             snprintf(what, sizeof(what), "duplicate id \"%.120s\"", id);
+            json_free(p);
             return bad(c, "id", what);
         }
     }

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char root[64];
@@ -114,13 +115,23 @@ static void test_hit_miss(void)
     ASSERT_UINT_EQ(s.misses, 3);
     ASSERT_UINT_EQ(s.entries, 1);
     cache_close(c);
-    /* Reopened: the entry is still there, a half-built one is gone. */
-    char tmp[CACHE_PATH];
+    /* Reopened: the entry is still there, a half-built one of a process that is gone is
+     * removed, and one a live process (this one, standing for a second server sharing the
+     * directory) is writing is left alone. */
+    char tmp[CACHE_PATH], live[CACHE_PATH];
     key(3, k);
-    snprintf(tmp, sizeof(tmp), "%s/%s.tmp", dir, k);
+    pid_t gone = fork();
+    if (gone == 0)
+        _exit(0);
+    waitpid(gone, NULL, 0);
+    snprintf(tmp, sizeof(tmp), "%s/%s.tmp.%d", dir, k, (int)gone);
     mkdir(tmp, 0755);
+    snprintf(live, sizeof(live), "%s/%s.tmp.%d", dir, k, (int)getpid());
+    mkdir(live, 0755);
     ASSERT_INT_EQ(cache_open(dir, 1 << 20, &c, err), 0);
     ASSERT_INT_EQ(stat(tmp, &st), -1);
+    ASSERT_INT_EQ(stat(live, &st), 0);
+    rmdir(live);
     key(1, k);
     ASSERT_INT_EQ(cache_acquire(c, k, &e, err), CACHE_HIT);
     cache_release(c, &e);

@@ -1,0 +1,194 @@
+/* Unit tests for server/harness: entry-point detection, Go import merging, and programs
+ * assembled from problems in server/loader's model (continuations, whole definitions,
+ * extraction, stop tokens, stdin/stdout problems). */
+#include "server/harness.h"
+#include "test.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void test_defines(void)
+{
+    ASSERT_TRUE(harness_defines("python", "def add(a, b):\n    return a + b\n", "add"));
+    ASSERT_TRUE(harness_defines("python", "import os\n\ndef  add(a):\n    pass\n", "add"));
+    ASSERT_FALSE(harness_defines("python", "    return add(a - 1) + 1\n", "add"));
+    ASSERT_FALSE(harness_defines("python", "def add_all(x):\n    pass\n", "add"));
+    ASSERT_TRUE(harness_defines("cpp", "#include <vector>\nint add(int a, int b) {\n  return a+b;\n}\n",
+                                "add"));
+    ASSERT_TRUE(harness_defines("c", "long long f(int n, const int* c)\n{\n return 0;\n}", "f"));
+    ASSERT_FALSE(harness_defines("cpp", "    return add(a, b - 1) + 1;\n}\n", "add"));
+    ASSERT_FALSE(harness_defines("cpp", "int add(int a, int b);\n", "add")); /* a declaration */
+    ASSERT_FALSE(harness_defines("cpp", "  if (add(1, 2)) {\n  }\n", "add"));
+    ASSERT_TRUE(harness_defines("go_test", "func Add(a int) int {\n\treturn a\n}\n", "Add"));
+    ASSERT_FALSE(harness_defines("go", "\treturn Add(a - 1)\n}\n", "Add"));
+    ASSERT_TRUE(harness_defines("rust_test", "pub fn add<T>(a: T) -> T { a }\n", "add"));
+    ASSERT_TRUE(harness_defines("rust", "fn add(a: i32) -> i32 {\n    a\n}\n", "add"));
+    ASSERT_FALSE(harness_defines("rust", "    add(a - 1)\n}\n", "add"));
+    ASSERT_FALSE(harness_defines("python", "def add(a):\n", ""));
+}
+
+static void test_go_imports(void)
+{
+    const char *src = "package main\n\nimport (\n    \"testing\"\n    \"github.com/stretchr/testify/assert\"\n"
+                      ")\nimport \"math\"\n\n// strings.Split is mentioned in a comment\n"
+                      "func F(s string) int {\n\tx := \"sort.Ints\"\n\treturn len(strconv.Itoa(len(x)))\n}\n"
+                      "package main\nimport \"strconv\"\n"
+                      "func TestF(t *testing.T) {\n\tassert := assert.New(t)\n\tassert.Equal(1, F(\"\"))\n}\n";
+    char *out = harness_go_imports(src);
+    ASSERT_TRUE(out != NULL);
+    ASSERT_TRUE(strncmp(out, "package main\n\nimport (\n", 23) == 0);
+    ASSERT_TRUE(strstr(out, "\"testing\"") != NULL);
+    ASSERT_TRUE(strstr(out, "\"github.com/stretchr/testify/assert\"") != NULL);
+    ASSERT_TRUE(strstr(out, "\"strconv\"") != NULL);
+    ASSERT_TRUE(strstr(out, "\"math\"") == NULL);    /* imported, unused: dropped */
+    ASSERT_TRUE(strstr(out, "\"strings\"") == NULL); /* only in a comment */
+    ASSERT_TRUE(strstr(out, "\"sort\"") == NULL);    /* only in a string */
+    ASSERT_TRUE(strstr(out + 1, "package main") == NULL); /* one package clause */
+    free(out);
+
+    /* A standard package used but not imported is added; aliases and blank imports stay. */
+    out = harness_go_imports("package p_test\nimport (\n\tb \"bytes\"\n\t_ \"embed\"\n)\n"
+                             "func F() string { return fmt.Sprint(b.MinRead, math.Pi) }\n");
+    ASSERT_TRUE(strstr(out, "\tb \"bytes\"") != NULL);
+    ASSERT_TRUE(strstr(out, "\t_ \"embed\"") != NULL);
+    ASSERT_TRUE(strstr(out, "\t\"fmt\"") != NULL);
+    ASSERT_TRUE(strstr(out, "\t\"math\"") != NULL);
+    free(out);
+
+    /* No package clause: unchanged. */
+    out = harness_go_imports("func F() {}\n");
+    ASSERT_STR_EQ(out, "func F() {}\n");
+    free(out);
+}
+
+static struct json *problem(const char *lang, const char *entry, const char *before,
+                            const char *preamble, const char *after)
+{
+    struct json *p = json_object();
+    json_set_str(p, "id", "T/1");
+    json_set_str(p, "prompt", before);
+    json_set_str(p, "language", lang);
+    json_set_str(p, "entry_point", entry);
+    json_set_str(p, "kind", "harness");
+    json_set_str(p, "before", before);
+    json_set_str(p, "preamble", preamble);
+    json_set_str(p, "after", after);
+    json_set_num(p, "time_ms", 3000);
+    json_set_num(p, "memory_mb", 256);
+    json_set(p, "stop", json_array());
+    return p;
+}
+
+static const char *req_str(const struct harness *h, const char *key)
+{
+    const char *s = NULL;
+    json_str(json_get(h->request, key), &s);
+    return s;
+}
+
+static void test_build_continuation_and_whole(void)
+{
+    struct json *p = problem("cpp", "add", "#include <cstdio>\nint add(int a, int b) {\n",
+                             "#include <cstdio>\n", "int main() { return add(1, 2) != 3; }\n");
+    struct harness h;
+    char err[ERR_LEN];
+    ASSERT_INT_EQ(harness_build(p, "  return a + b;\n}\n", NULL, false, &h, err), 0);
+    ASSERT_STR_EQ(req_str(&h, "language"), "cpp");
+    ASSERT_STR_EQ(req_str(&h, "code"), "#include <cstdio>\nint add(int a, int b) {\n  return a + b;\n}\n");
+    ASSERT_STR_EQ(req_str(&h, "harness"), "int main() { return add(1, 2) != 3; }\n");
+    ASSERT_TRUE(h.extracted_type == NULL);
+    harness_fini(&h);
+
+    /* An answer with a fence, its own main and a whole definition: extracted, main cut,
+     * joined after the preamble. */
+    const char *answer = "Sure:\n```cpp\nint add(int a, int b) {\n  return a + b;\n}\n"
+                         "int main() { return 0; }\n```\n";
+    ASSERT_INT_EQ(harness_build(p, answer, NULL, true, &h, err), 0);
+    ASSERT_STR_EQ(h.extracted_type, "fenced");
+    ASSERT_STR_EQ(h.code, "int add(int a, int b) {\n  return a + b;\n}\n");
+    ASSERT_STR_EQ(req_str(&h, "code"), "#include <cstdio>\n\nint add(int a, int b) {\n  return a + b;\n}\n");
+    harness_fini(&h);
+
+    /* Prose only: nothing extracted. */
+    ASSERT_INT_EQ(harness_build(p, "Add the two numbers.", NULL, true, &h, err), 0);
+    ASSERT_STR_EQ(h.code, "");
+    ASSERT_STR_EQ(h.extracted_type, "empty");
+    harness_fini(&h);
+
+    /* Another language than the harness's is refused. */
+    ASSERT_INT_EQ(harness_build(p, "x", "python", false, &h, err), -EINVAL);
+    json_free(p);
+}
+
+static void test_stop_tokens(void)
+{
+    struct json *p = problem("rust", "f", "fn f() -> i32 {\n", "", "}\nfn main() { assert_eq!(f(), 1); }\n");
+    json_push_str(json_child(p, "stop"), "\n}");
+    json_push_str(json_child(p, "stop"), "\nfn ");
+    struct harness h;
+    char err[ERR_LEN];
+    ASSERT_INT_EQ(harness_build(p, "    1\n}\n\nfn main() { println!(\"x\"); }\n", NULL, false, &h,
+                                err),
+                  0);
+    ASSERT_STR_EQ(h.code, "    1");
+    harness_fini(&h);
+    json_free(p);
+}
+
+static void test_go_program(void)
+{
+    struct json *p = problem("go_test", "Add",
+                             "package main\n\nimport (\n\t\"testing\"\n)\n\nfunc Add(a, b int) int {\n",
+                             "package main\n\nimport (\n\t\"testing\"\n)\n\n",
+                             "\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fail()\n\t}\n}\n");
+    struct harness h;
+    char err[ERR_LEN];
+    const char *answer = "```go\npackage main\n\nimport \"fmt\"\n\nfunc Add(a, b int) int {\n"
+                         "\treturn a + b\n}\n\nfunc main() { fmt.Println(Add(1, 2)) }\n```";
+    ASSERT_INT_EQ(harness_build(p, answer, "go", true, &h, err), 0);
+    const char *code = req_str(&h, "code");
+    ASSERT_TRUE(strstr(code, "func main") != NULL); /* go test allows a main in package main */
+    ASSERT_TRUE(strstr(code, "\"fmt\"") != NULL);   /* which uses fmt */
+    ASSERT_INT_EQ((int)(strstr(code, "import") - code), 14); /* merged after the package clause */
+    ASSERT_TRUE(strstr(strstr(code, "import") + 1, "import") == NULL);
+    ASSERT_TRUE(strstr(code, "\"testing\"") != NULL);
+    ASSERT_TRUE(strstr(code, "func TestAdd") != NULL);
+    ASSERT_STR_EQ(req_str(&h, "language"), "go_test");
+    harness_fini(&h);
+    json_free(p);
+}
+
+static void test_stdio(void)
+{
+    struct json *p = json_object();
+    json_set_str(p, "id", "sum");
+    json_set_str(p, "language", "python");
+    json_set_str(p, "kind", "stdio");
+    struct json *t = json_push(json_set(p, "tests", json_array()), json_object());
+    json_set_str(t, "stdin", "1 2\n");
+    json_set_str(t, "expected", "3\n");
+    json_set_str(json_set(p, "compare", json_object()), "mode", "tokens");
+    struct harness h;
+    char err[ERR_LEN];
+    ASSERT_INT_EQ(harness_build(p, "```c\nint main(){}\n```", "c", true, &h, err), 0);
+    ASSERT_STR_EQ(req_str(&h, "language"), "c");
+    ASSERT_STR_EQ(req_str(&h, "code"), "int main(){}"); /* a stdio program keeps its main */
+    ASSERT_INT_EQ(json_len(json_get(h.request, "tests")), 1);
+    const char *mode = NULL;
+    json_str(json_get(json_get(h.request, "compare"), "mode"), &mode);
+    ASSERT_STR_EQ(mode, "tokens");
+    harness_fini(&h);
+    json_free(p);
+}
+
+int main(void)
+{
+    TEST_RUN(test_defines);
+    TEST_RUN(test_go_imports);
+    TEST_RUN(test_build_continuation_and_whole);
+    TEST_RUN(test_stop_tokens);
+    TEST_RUN(test_go_program);
+    TEST_RUN(test_stdio);
+    return TEST_EXIT();
+}
