@@ -33,6 +33,9 @@ rust_deps() {
     else
         echo "install-deps: no rustup toolchain, Rust crates not built"
     fi
+    if [ "$(id -u)" -eq 0 ]; then
+        bash "$(dirname "$0")/build-go-cache.sh"
+    fi
 }
 
 if [ ${#missing[@]} -eq 0 ]; then
