@@ -40,12 +40,18 @@ class Server:
         self.cache = tempfile.mkdtemp(prefix="verdict-api-cache-", dir="/var/tmp")
         self.proc = subprocess.Popen(
             [VERDICT, "serve", "--listen", "127.0.0.1:0", "--cells", str(cells),
-             "--languages", LANGUAGES, "--cache", self.cache + "/artifacts", *extra],
+             "--languages", LANGUAGES, "--cache", self.cache + "/artifacts",
+             "--db", self.cache + "/verdict.db", *extra],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env={**os.environ, **(env or {})})
-        line = self.proc.stderr.readline().decode()
-        m = re.search(r"serving on (http://127\.0\.0\.1:\d+)", line)
-        assert m, f"server did not start: {line}"
+        said = ""
+        for _ in range(100):  # dataset imports report first, then the address
+            line = self.proc.stderr.readline().decode()
+            said += line
+            m = re.search(r"serving on (http://127\.0\.0\.1:\d+)", line)
+            if m or not line:
+                break
+        assert m, f"server did not start: {said}"
         self.url = m.group(1)
         self.cells = cell_pids(self.proc.pid)
         assert len(self.cells) >= cells, f"expected {cells} cells, found {self.cells}"

@@ -1,0 +1,165 @@
+"""SandboxFusion's dataset endpoints (/list_datasets, /list_ids, /get_prompts,
+/get_prompt_by_id, /submit) on a server started with --datasets, and `verdict bench --server`
+against it. Data comes from ../shared/datasets (HumanEval, MBPP), linked into a directory of
+the test's own."""
+import gzip
+import json
+import os
+import subprocess
+import tempfile
+
+import pytest
+import requests
+
+from conftest import VERDICT, Server
+
+DATA = os.environ.get("VERDICT_DATASETS",
+                      os.path.join(os.path.dirname(__file__), "../../../shared/datasets"))
+
+
+@pytest.fixture(scope="module")
+def srv():
+    if os.geteuid() != 0:
+        pytest.skip("the sandbox needs root")
+    if not os.path.exists(os.path.join(DATA, "HumanEval.jsonl.gz")):
+        pytest.skip(f"no datasets at {DATA}")
+    d = tempfile.mkdtemp(prefix="verdict-ds-", dir="/var/tmp")
+    os.symlink(os.path.abspath(os.path.join(DATA, "HumanEval.jsonl.gz")), d + "/HumanEval.jsonl.gz")
+    os.mkdir(d + "/mbpp")
+    os.symlink(os.path.abspath(os.path.join(DATA, "mbpp/mbpp.jsonl")), d + "/mbpp/mbpp.jsonl")
+    s = Server(cells=2, extra=("--datasets", d))
+    s.data = d
+    yield s
+    code, left = s.stop()
+    assert code == 0 and not left
+
+
+def humaneval():
+    with gzip.open(os.path.join(DATA, "HumanEval.jsonl.gz"), "rt") as f:
+        return [json.loads(l) for l in f]
+
+
+def test_list_datasets_and_ids(srv):
+    names = requests.get(srv.url + "/list_datasets", timeout=10).json()
+    assert "humaneval" in names and "mbpp" in names
+    ids = srv.post("/list_ids", {"dataset": "humaneval", "config": {}}).json()
+    assert len(ids) == 164 and ids[0] == "HumanEval/0"
+    # SandboxFusion's own id for the dataset works too; MBPP's ids are numbers, as there.
+    assert srv.post("/list_ids", {"dataset": "humaneval_python", "config": {}}).json() == ids
+    mbpp = srv.post("/list_ids", {"dataset": "mbpp", "config": {}}).json()
+    assert len(mbpp) == 974 and mbpp[:2] == [1, 2]
+
+
+def test_get_prompts(srv):
+    ps = srv.post("/get_prompts", {"dataset": "humaneval", "config": {}, "offset": 10, "limit": 3}).json()
+    assert [p["id"] for p in ps] == ["HumanEval/10", "HumanEval/11", "HumanEval/12"]
+    assert ps[0]["prompt"].startswith("\n\ndef is_palindrome") and isinstance(ps[0]["labels"], dict)
+    one = srv.post("/get_prompt_by_id", {"dataset": "mbpp", "config": {}, "id": 11}).json()
+    assert one["id"] == 11 and "Your code should pass these tests" in one["prompt"]
+    r = srv.post("/get_prompt_by_id", {"dataset": "mbpp", "config": {}, "id": 99999})
+    assert r.status_code == 404 and "99999" in r.json()["detail"]
+
+
+def test_submit_fenced_and_prose(srv):
+    body = {"dataset": "humaneval", "id": "HumanEval/2", "config": {},
+            "completion": "Here is my solution:\n\n```python\ndef truncate_number(number: float) -> float:\n"
+                          "    return number % 1.0\n```\n\nIt keeps the fractional part."}
+    r = srv.post("/submit", body).json()
+    assert r["accepted"] is True, r
+    assert r["id"] == "HumanEval/2" and r["extracted_type"] == "fenced"
+    assert r["extracted_code"] == "def truncate_number(number: float) -> float:\n    return number % 1.0"
+    assert "check(truncate_number)" in r["full_code"] and r["tests"][0]["passed"] is True
+    assert r["tests"][0]["exec_info"]["status"] == "Success"
+
+    body["completion"] = "Take the number and subtract its integer part; that is the answer."
+    r = srv.post("/submit", body).json()
+    assert r["accepted"] is False and r["extracted_code"] == "" and r["tests"] == []
+
+
+def test_submit_wrong_and_continuation(srv):
+    body = {"dataset": "humaneval", "id": "HumanEval/2", "config": {},
+            "completion": "```python\ndef truncate_number(number):\n    return number\n```"}
+    r = srv.post("/submit", body).json()
+    assert r["accepted"] is False
+    t = r["tests"][0]
+    assert t["passed"] is False and t["exec_info"]["status"] == "Failed"
+    assert "AssertionError" in t["exec_info"]["run_result"]["stderr"]
+    # is_freeform false: the completion continues the prompt as it is (pretrain style).
+    body = {"dataset": "humaneval", "id": "HumanEval/2", "config": {"extra": {"is_freeform": False}},
+            "completion": "    return number % 1.0\n"}
+    r = srv.post("/submit", body).json()
+    assert r["accepted"] is True and r["extracted_type"] is None
+
+
+def test_submit_mbpp_by_number(srv):
+    code = "def remove_Occ(s, ch):\n    s = s.replace(ch, '', 1)\n    i = s.rfind(ch)\n    return s if i < 0 else s[:i] + s[i+1:]\n"
+    r = srv.post("/submit", {"dataset": "mbpp", "id": 11, "config": {},
+                             "completion": f"```python\n{code}```"}).json()
+    assert r["id"] == 11 and r["accepted"] is True, r
+
+
+def test_errors(srv):
+    r = srv.post("/submit", {"dataset": "nope", "id": 1, "completion": "x", "config": {}})
+    assert r.status_code == 400 and r.json() == {"detail": "no eval class found for dataset nope"}
+    r = srv.post("/submit", {"dataset": "humaneval", "id": "HumanEval/0", "completion": "x",
+                             "config": {"custom_extract_logic": "submit_code_blocks([])"}})
+    assert r.status_code == 422
+    assert r.json()["detail"][0]["loc"] == ["body", "config", "custom_extract_logic"]
+    r = srv.post("/submit", {"dataset": "humaneval", "id": "HumanEval/0", "config": {}})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "completion"]
+    r = srv.post("/submit", {"id": "HumanEval/0", "completion": "x", "config": {}})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "dataset"]
+    r = srv.post("/submit", {"dataset": "humaneval", "id": "HumanEval/0", "completion": "x", "config": 3})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "config"]
+    r = srv.post("/submit", {"dataset": "humaneval", "id": "HumanEval/0", "completion": "x",
+                             "config": {"language": "cpp"}})
+    assert r.status_code == 422 and "language must be python" in r.json()["detail"][0]["msg"]
+    r = srv.post("/get_prompts", {"dataset": "x", "config": {"provided_data": {"a": 1}}})
+    assert r.status_code == 400 and "provided_data" in r.json()["detail"]
+
+
+def test_provided_data(srv):
+    row = humaneval()[5]
+    body = {"dataset": "anything", "id": row["task_id"],
+            "config": {"provided_data": row},
+            "completion": "```python\n" + row["prompt"] + row["canonical_solution"] + "```"}
+    r = srv.post("/submit", body).json()
+    assert r["accepted"] is True and r["id"] == row["task_id"]
+    ps = srv.post("/get_prompts", {"dataset": "anything", "config": {"provided_data": humaneval()[:3]}}).json()
+    assert [p["id"] for p in ps] == ["HumanEval/0", "HumanEval/1", "HumanEval/2"]
+    r = srv.post("/submit", {"dataset": "anything", "id": 1, "completion": "x",
+                             "config": {"provided_data": {"question": "?"}}})
+    assert r.status_code == 400 and "unknown shape" in r.json()["detail"]
+
+
+def test_bench_against_the_server(srv, tmp_path):
+    rows = humaneval()[:6]
+    samples = tmp_path / "samples.jsonl"
+    with open(samples, "w") as f:
+        for i, row in enumerate(rows):
+            f.write(json.dumps({"task_id": row["task_id"], "completion": row["canonical_solution"]}) + "\n")
+            f.write(json.dumps({"task_id": row["task_id"],
+                                "completion": row["canonical_solution"] if i % 2 else "    pass\n"}) + "\n")
+    out = tmp_path / "results.jsonl"
+    p = subprocess.run([VERDICT, "bench", "humaneval", str(samples), "--server", srv.url,
+                        "--db", srv.cache + "/verdict.db", "-k", "1,2", "--out", str(out),
+                        "--summary", "json"], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    # 3 problems with 2 of 2 passing, 3 with 1 of 2: pass@1 = (3*1 + 3*0.5)/6, pass@2 = 1.
+    assert d["pass_at_k"] == {"1": 0.75, "2": 1.0}
+    assert d["verdicts"]["OK"] == 9 and d["verdicts"]["RE"] == 3
+    lines = [json.loads(l) for l in open(out)]
+    assert len(lines) == 12 and sum(l["passed"] for l in lines) == 9
+    failed = [l for l in lines if not l["passed"]]
+    assert all(l["verdict"] == "RE" and l["failed_test"] == 0 for l in failed)
+
+
+def test_restart_does_not_parse_again(srv):
+    s = Server(cells=1, extra=("--datasets", srv.data, "--db", srv.cache + "/verdict.db"))
+    try:
+        names = s.post("/list_ids", {"dataset": "humaneval", "config": {}}).json()
+        assert len(names) == 164
+    finally:
+        code, left = s.stop()
+    assert code == 0 and not left
