@@ -18,15 +18,21 @@ asan: deps
 	cmake --preset asan
 	cmake --build --preset asan -j $(JOBS)
 
+# Benchmark data imported at start (unchanged sources are not read again): verdict's own
+# problem sets, and ../shared/datasets where it exists.
+DATASETS ?= problems $(wildcard ../shared/datasets)
+
 # Checks the host, then serves on 127.0.0.1:8080 until Ctrl-C (SIGINT) or SIGTERM.
 serve: release
 	./build/release/verdict doctor --skip-toolchains
-	./build/release/verdict serve
+	./build/release/verdict serve $(addprefix --datasets ,$(DATASETS))
 
 # The whole suite, twice: under AddressSanitizer+UBSan, and on the release build. Both
-# builds use -Werror, so a warning fails the run.
+# builds use -Werror, so a warning fails the run. The datasets self-check (every reference
+# solution of every benchmark: minutes of compiling) judges programs, not verdict's own code
+# paths, so it runs once, on the release build.
 test: asan release
-	ctest --preset asan -j $(JOBS)
+	ctest --preset asan -j $(JOBS) -LE datasets
 	ctest --preset release -j $(JOBS)
 
 format:

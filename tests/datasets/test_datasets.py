@@ -1,0 +1,223 @@
+"""Every imported dataset judged with its own reference solutions (`verdict bench
+--reference`), MultiPL-E's harnesses with hand-written completions, verdict's own problem
+sets, pass@k on HumanEval sample files, imports that are all-or-nothing, and an interrupted
+run that keeps what finished. Data: ../shared/datasets (VERDICT_DATASETS) and problems/."""
+import gzip
+import json
+import math
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+VERDICT = os.environ.get("VERDICT_BIN", "build/release/verdict")
+LANGUAGES = os.environ.get("VERDICT_LANGUAGES", "languages")
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+DATA = os.environ.get("VERDICT_DATASETS", os.path.join(ROOT, "..", "shared", "datasets"))
+
+# dataset -> (problems, reference samples)
+EXPECTED = {
+    "humaneval": (164, 164),
+    "mbpp": (974, 974),
+    "mbpp_sanitized": (427, 427),
+    "humanevalx_cpp": (164, 164),
+    "humanevalx_go": (164, 164),
+    "humanevalx_rust": (164, 164),
+    "mceval_c": (50, 50),
+    "mceval_cpp": (50, 50),
+    "mceval_go": (50, 50),
+    "mceval_rust": (53, 53),
+    "multiple_cpp": (161, 0),
+    "multiple_go": (154, 0),
+    "multiple_rs": (156, 0),
+    "multiple_mbpp_cpp": (397, 0),
+    "multiple_mbpp_go": (374, 0),
+    "multiple_mbpp_rs": (354, 0),
+    "code_contests": (20, 0),
+}
+
+
+def known_broken():
+    out = {}
+    with open(os.path.join(HERE, "known_broken.txt")) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                ds, tid, kind, reason = line.split(None, 3)
+                out.setdefault(ds, {})[tid] = (kind, reason.strip())
+    return out
+
+
+@pytest.fixture(scope="module")
+def env():
+    if os.geteuid() != 0:
+        pytest.skip("the sandbox needs root")
+    if not os.path.exists(os.path.join(DATA, "HumanEval.jsonl.gz")):
+        pytest.skip(f"no datasets at {DATA}")
+    work = tempfile.mkdtemp(prefix="verdict-datasets-", dir="/var/tmp")
+    e = {**os.environ, "VERDICT_DB": work + "/verdict.db"}
+    p = subprocess.run([VERDICT, "datasets", "import", DATA], env=e, capture_output=True,
+                       text=True, timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "cuda_sandboxfusion_torch_op: skipped" in p.stdout  # torch bundles: not ours to run
+    p = subprocess.run([VERDICT, "datasets", "import", os.path.join(ROOT, "problems")], env=e,
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr
+    yield {"env": e, "work": work}
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def bench(env, *args, timeout=3000):
+    p = subprocess.run([VERDICT, "bench", *args, "--summary", "json", "--languages", LANGUAGES,
+                        "--cache", env["work"] + "/cache"],
+                       env=env["env"], capture_output=True, text=True, timeout=timeout)
+    assert p.returncode in (0, 3), p.stderr
+    return json.loads(p.stdout), p
+
+
+def test_import_list(env):
+    p = subprocess.run([VERDICT, "datasets", "list", "--json"], env=env["env"],
+                       capture_output=True, text=True, timeout=60)
+    got = {d["name"]: d["problems"] for d in json.loads(p.stdout)}
+    for name, (problems, _) in EXPECTED.items():
+        assert got.get(name) == problems, name
+    assert got["verdict_stdio"] >= 20 and got["verdict_cuda"] >= 12
+    # Imported again: nothing is read twice.
+    p = subprocess.run([VERDICT, "datasets", "import", DATA], env=env["env"],
+                       capture_output=True, text=True, timeout=600)
+    assert "humaneval: unchanged" in p.stdout
+
+
+def test_bad_file_imports_nothing(env, tmp_path):
+    rows = [json.loads(l) for l in gzip.open(os.path.join(DATA, "HumanEval.jsonl.gz"), "rt")]
+    good = tmp_path / "part.jsonl"
+    good.write_text("".join(json.dumps(r) + "\n" for r in rows[:3]))
+    run = lambda *a: subprocess.run([VERDICT, "datasets", *a], env=env["env"],
+                                    capture_output=True, text=True, timeout=60)
+    assert run("import", "part", str(good)).returncode == 0
+    rows[4]["entry_point"] = 5
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(json.dumps(r) + "\n" for r in rows[:10]))
+    p = run("import", "part", str(bad))
+    assert p.returncode == 1
+    assert f"{bad}:line 5: field \"entry_point\": must be a string" in p.stderr
+    assert "nothing imported" in p.stderr
+    listed = {d["name"]: d["problems"] for d in json.loads(run("list", "--json").stdout)}
+    assert listed["part"] == 3  # the earlier import stands
+
+
+@pytest.mark.parametrize("dataset", [d for d, (_, refs) in EXPECTED.items() if refs])
+def test_reference_solutions(env, dataset):
+    broken = known_broken().get(dataset, {})
+    d, _ = bench(env, dataset, "--reference", "--out", f"{env['work']}/{dataset}.jsonl")
+    assert d["judged"] == EXPECTED[dataset][1]
+    assert d["verdicts"]["SE"] == 0, d
+    failed = {f["task_id"] for f in d["failed"]}
+    assert failed - set(broken) == set(), f"unexpected failures: {d['failed']}"
+    stale = {t for t, (kind, _) in broken.items() if kind == "broken"} - failed
+    assert not stale, f"known broken but passed: {stale}"
+
+
+@pytest.mark.parametrize("lang", ["cpp", "go", "rs"])
+def test_multiple_hand_written(env, lang):
+    samples = os.path.join(HERE, "multiple", f"{lang}.jsonl")
+    want = [json.loads(l)["expect"] for l in open(samples)]
+    assert len(want) >= 24 and want.count("pass") >= 12 and want.count("fail") >= 12
+    out = f"{env['work']}/multiple_{lang}.jsonl"
+    d, _ = bench(env, f"multiple_{lang}", samples, "-k", "1", "--out", out)
+    assert d["judged"] == len(want) and d["verdicts"]["SE"] == 0
+    got = {r["sample"]: r for r in map(json.loads, open(out))}
+    for i, w in enumerate(want):
+        assert got[i]["passed"] == (w == "pass"), got[i]
+
+
+def test_own_problem_sets(env):
+    d, _ = bench(env, "verdict_stdio", "--reference", "-k", "1")
+    assert d["problems"] >= 20 and d["judged"] == 5 * d["problems"]
+    assert d["failed"] == [] and d["verdicts"]["OK"] == d["judged"]
+    d, _ = bench(env, "verdict_cuda", "--reference", "-k", "1")
+    assert d["problems"] >= 12
+    # The CPU references always run; the CUDA ones run where there is a GPU and are reported
+    # skipped (compiled, not run) elsewhere.
+    assert d["failed"] == [], d["failed"]
+    assert d["verdicts"]["OK"] + d["verdicts"]["SKIP"] == d["judged"] == 2 * d["problems"]
+
+
+def humaneval_rows():
+    return [json.loads(l) for l in gzip.open(os.path.join(DATA, "HumanEval.jsonl.gz"), "rt")]
+
+
+def write(path, samples):
+    with open(path, "w") as f:
+        for s in samples:
+            f.write(json.dumps(s) + "\n")
+
+
+def test_humaneval_pass_at_k(env, tmp_path):
+    rows = humaneval_rows()
+    write(tmp_path / "canonical.jsonl",
+          [{"task_id": r["task_id"], "completion": r["canonical_solution"]} for r in rows])
+    d, _ = bench(env, "humaneval", str(tmp_path / "canonical.jsonl"), "-k", "1")
+    assert d["pass_at_k"] == {"1": 1.0} and d["problems_judged"] == 164
+
+    write(tmp_path / "empty.jsonl", [{"task_id": r["task_id"], "completion": "    pass\n"} for r in rows])
+    d, _ = bench(env, "humaneval", str(tmp_path / "empty.jsonl"), "-k", "1")
+    assert d["pass_at_k"] == {"1": 0.0} and d["verdicts"]["OK"] == 0
+
+    # Mixed: 12 problems with 5 samples each, c of them correct (c = i % 6).
+    samples, cs = [], []
+    for i, r in enumerate(rows[:12]):
+        c = i % 6
+        cs.append(c)
+        for j in range(5):
+            samples.append({"task_id": r["task_id"],
+                            "completion": r["canonical_solution"] if j < c else "    return None\n"})
+    write(tmp_path / "mixed.jsonl", samples)
+    d, _ = bench(env, "humaneval", str(tmp_path / "mixed.jsonl"), "-k", "1,2,5,10")
+
+    def passk(n, c, k):
+        return 1.0 if n - c < k else 1.0 - math.comb(n - c, k) / math.comb(n, k)
+
+    # c = 0..5 twice: pass@1 = mean(c/5) = 0.5; pass@2 = mean(1 - C(5-c,2)/C(5,2))
+    # = mean(0, .4, .7, .9, 1, 1) = 0.6667; pass@5 = 10/12.
+    for k, hand in ((1, 0.5), (2, (0 + .4 + .7 + .9 + 1 + 1) / 6), (5, 10 / 12)):
+        assert abs(d["pass_at_k"][str(k)] - hand) < 1e-9
+        assert abs(d["pass_at_k"][str(k)] - sum(passk(5, c, k) for c in cs) / 12) < 1e-9
+    assert d["pass_at_k"]["10"] is None  # fewer than 10 samples per problem
+    assert d["problems_judged"] == 12 and d["judged"] == 60
+
+
+def test_unknown_task_and_dataset(env, tmp_path):
+    write(tmp_path / "s.jsonl", [{"task_id": "HumanEval/0", "completion": "x"},
+                                 {"task_id": "HumanEval/999", "completion": "x"}])
+    p = subprocess.run([VERDICT, "bench", "humaneval", str(tmp_path / "s.jsonl")], env=env["env"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1 and "line 2: field \"task_id\": \"HumanEval/999\" is not in humaneval" in p.stderr
+    p = subprocess.run([VERDICT, "bench", "nope", str(tmp_path / "s.jsonl")], env=env["env"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1 and "no dataset \"nope\"" in p.stderr
+
+
+def test_interrupt_keeps_what_finished(env, tmp_path):
+    rows = [json.loads(l) for l in open(os.path.join(DATA, "mbpp", "mbpp.jsonl"))]
+    write(tmp_path / "s.jsonl", [{"task_id": str(r["task_id"]), "completion": r["code"]} for r in rows])
+    out = tmp_path / "out.jsonl"
+    p = subprocess.Popen([VERDICT, "bench", "mbpp", str(tmp_path / "s.jsonl"), "-j", "1",
+                          "--out", str(out), "--summary", "json", "--languages", LANGUAGES,
+                          "--cache", env["work"] + "/cache"],
+                         env=env["env"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and (not out.exists() or out.stat().st_size < 500):
+        time.sleep(0.1)
+    p.send_signal(signal.SIGINT)
+    stdout, stderr = p.communicate(timeout=120)
+    assert p.returncode == 130, stderr
+    d = json.loads(stdout)
+    assert d["interrupted"] is True and 0 < d["judged"] < 974
+    lines = [json.loads(l) for l in open(out)]
+    assert len(lines) == d["judged"] and all(l["passed"] for l in lines)
+    assert d["pass_at_k"]["1"] == 1.0 and d["problems_judged"] == d["judged"]
