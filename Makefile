@@ -20,7 +20,7 @@ asan: deps
 
 # Benchmark data imported at start (unchanged sources are not read again): verdict's own
 # problem sets, and ../shared/datasets where it exists.
-DATASETS ?= problems $(wildcard ../shared/datasets)
+DATASETS ?= problems $(firstword $(wildcard ../shared/datasets /work/shared/datasets))
 
 # Checks the host, then serves on 127.0.0.1:8080 until Ctrl-C (SIGINT) or SIGTERM.
 serve: release

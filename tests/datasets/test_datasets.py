@@ -1,7 +1,7 @@
 """Every imported dataset judged with its own reference solutions (`verdict bench
 --reference`), MultiPL-E's harnesses with hand-written completions, verdict's own problem
 sets, pass@k on HumanEval sample files, imports that are all-or-nothing, and an interrupted
-run that keeps what finished. Data: ../shared/datasets (VERDICT_DATASETS) and problems/."""
+run that keeps what finished. Data: ../shared/datasets (VERDICT_TEST_DATA) and problems/."""
 import gzip
 import json
 import math
@@ -18,7 +18,11 @@ VERDICT = os.environ.get("VERDICT_BIN", "build/release/verdict")
 LANGUAGES = os.environ.get("VERDICT_LANGUAGES", "languages")
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-DATA = os.environ.get("VERDICT_DATASETS", os.path.join(ROOT, "..", "shared", "datasets"))
+# The benchmark data: $VERDICT_TEST_DATA, else ../shared/datasets beside the checkout, else
+# the machines' /work/shared/datasets (a clone elsewhere still finds it).
+DATA = next((d for d in (os.environ.get("VERDICT_TEST_DATA"),
+                         os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../shared/datasets"),
+                         "/work/shared/datasets") if d and os.path.isdir(d)), "/work/shared/datasets")
 
 # dataset -> (problems, reference samples)
 EXPECTED = {

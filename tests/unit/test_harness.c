@@ -14,8 +14,8 @@ static void test_defines(void)
     ASSERT_TRUE(harness_defines("python", "import os\n\ndef  add(a):\n    pass\n", "add"));
     ASSERT_FALSE(harness_defines("python", "    return add(a - 1) + 1\n", "add"));
     ASSERT_FALSE(harness_defines("python", "def add_all(x):\n    pass\n", "add"));
-    ASSERT_TRUE(harness_defines("cpp", "#include <vector>\nint add(int a, int b) {\n  return a+b;\n}\n",
-                                "add"));
+    ASSERT_TRUE(harness_defines(
+        "cpp", "#include <vector>\nint add(int a, int b) {\n  return a+b;\n}\n", "add"));
     ASSERT_TRUE(harness_defines("c", "long long f(int n, const int* c)\n{\n return 0;\n}", "f"));
     ASSERT_FALSE(harness_defines("cpp", "    return add(a, b - 1) + 1;\n}\n", "add"));
     ASSERT_FALSE(harness_defines("cpp", "int add(int a, int b);\n", "add")); /* a declaration */
@@ -30,20 +30,21 @@ static void test_defines(void)
 
 static void test_go_imports(void)
 {
-    const char *src = "package main\n\nimport (\n    \"testing\"\n    \"github.com/stretchr/testify/assert\"\n"
-                      ")\nimport \"math\"\n\n// strings.Split is mentioned in a comment\n"
-                      "func F(s string) int {\n\tx := \"sort.Ints\"\n\treturn len(strconv.Itoa(len(x)))\n}\n"
-                      "package main\nimport \"strconv\"\n"
-                      "func TestF(t *testing.T) {\n\tassert := assert.New(t)\n\tassert.Equal(1, F(\"\"))\n}\n";
+    const char *src =
+        "package main\n\nimport (\n    \"testing\"\n    \"github.com/stretchr/testify/assert\"\n"
+        ")\nimport \"math\"\n\n// strings.Split is mentioned in a comment\n"
+        "func F(s string) int {\n\tx := \"sort.Ints\"\n\treturn len(strconv.Itoa(len(x)))\n}\n"
+        "package main\nimport \"strconv\"\n"
+        "func TestF(t *testing.T) {\n\tassert := assert.New(t)\n\tassert.Equal(1, F(\"\"))\n}\n";
     char *out = harness_go_imports(src);
     ASSERT_TRUE(out != NULL);
     ASSERT_TRUE(strncmp(out, "package main\n\nimport (\n", 23) == 0);
     ASSERT_TRUE(strstr(out, "\"testing\"") != NULL);
     ASSERT_TRUE(strstr(out, "\"github.com/stretchr/testify/assert\"") != NULL);
     ASSERT_TRUE(strstr(out, "\"strconv\"") != NULL);
-    ASSERT_TRUE(strstr(out, "\"math\"") == NULL);    /* imported, unused: dropped */
-    ASSERT_TRUE(strstr(out, "\"strings\"") == NULL); /* only in a comment */
-    ASSERT_TRUE(strstr(out, "\"sort\"") == NULL);    /* only in a string */
+    ASSERT_TRUE(strstr(out, "\"math\"") == NULL);         /* imported, unused: dropped */
+    ASSERT_TRUE(strstr(out, "\"strings\"") == NULL);      /* only in a comment */
+    ASSERT_TRUE(strstr(out, "\"sort\"") == NULL);         /* only in a string */
     ASSERT_TRUE(strstr(out + 1, "package main") == NULL); /* one package clause */
     free(out);
 
@@ -95,7 +96,8 @@ static void test_build_continuation_and_whole(void)
     char err[ERR_LEN];
     ASSERT_INT_EQ(harness_build(p, "  return a + b;\n}\n", NULL, false, &h, err), 0);
     ASSERT_STR_EQ(req_str(&h, "language"), "cpp");
-    ASSERT_STR_EQ(req_str(&h, "code"), "#include <cstdio>\nint add(int a, int b) {\n  return a + b;\n}\n");
+    ASSERT_STR_EQ(req_str(&h, "code"),
+                  "#include <cstdio>\nint add(int a, int b) {\n  return a + b;\n}\n");
     ASSERT_STR_EQ(req_str(&h, "harness"), "int main() { return add(1, 2) != 3; }\n");
     ASSERT_TRUE(h.extracted_type == NULL);
     harness_fini(&h);
@@ -107,7 +109,8 @@ static void test_build_continuation_and_whole(void)
     ASSERT_INT_EQ(harness_build(p, answer, NULL, true, &h, err), 0);
     ASSERT_STR_EQ(h.extracted_type, "fenced");
     ASSERT_STR_EQ(h.code, "int add(int a, int b) {\n  return a + b;\n}\n");
-    ASSERT_STR_EQ(req_str(&h, "code"), "#include <cstdio>\n\nint add(int a, int b) {\n  return a + b;\n}\n");
+    ASSERT_STR_EQ(req_str(&h, "code"),
+                  "#include <cstdio>\n\nint add(int a, int b) {\n  return a + b;\n}\n");
     harness_fini(&h);
 
     /* Prose only: nothing extracted. */
@@ -123,14 +126,14 @@ static void test_build_continuation_and_whole(void)
 
 static void test_stop_tokens(void)
 {
-    struct json *p = problem("rust", "f", "fn f() -> i32 {\n", "", "}\nfn main() { assert_eq!(f(), 1); }\n");
+    struct json *p =
+        problem("rust", "f", "fn f() -> i32 {\n", "", "}\nfn main() { assert_eq!(f(), 1); }\n");
     json_push_str(json_child(p, "stop"), "\n}");
     json_push_str(json_child(p, "stop"), "\nfn ");
     struct harness h;
     char err[ERR_LEN];
-    ASSERT_INT_EQ(harness_build(p, "    1\n}\n\nfn main() { println!(\"x\"); }\n", NULL, false, &h,
-                                err),
-                  0);
+    ASSERT_INT_EQ(
+        harness_build(p, "    1\n}\n\nfn main() { println!(\"x\"); }\n", NULL, false, &h, err), 0);
     ASSERT_STR_EQ(h.code, "    1");
     harness_fini(&h);
     json_free(p);
@@ -138,10 +141,11 @@ static void test_stop_tokens(void)
 
 static void test_go_program(void)
 {
-    struct json *p = problem("go_test", "Add",
-                             "package main\n\nimport (\n\t\"testing\"\n)\n\nfunc Add(a, b int) int {\n",
-                             "package main\n\nimport (\n\t\"testing\"\n)\n\n",
-                             "\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fail()\n\t}\n}\n");
+    struct json *p =
+        problem("go_test", "Add",
+                "package main\n\nimport (\n\t\"testing\"\n)\n\nfunc Add(a, b int) int {\n",
+                "package main\n\nimport (\n\t\"testing\"\n)\n\n",
+                "\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fail()\n\t}\n}\n");
     struct harness h;
     char err[ERR_LEN];
     const char *answer = "```go\npackage main\n\nimport \"fmt\"\n\nfunc Add(a, b int) int {\n"

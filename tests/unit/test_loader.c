@@ -38,13 +38,15 @@ static const char *str(const struct json *j, const char *key)
 }
 
 #define HUMANEVAL_ROW(id, sol)                                                                     \
-    "{\"task_id\": \"HumanEval/" id "\", \"prompt\": \"def f(x):\\n    \\\"\\\"\\\"doc\\\"\\\"\\\"\\n\", "  \
+    "{\"task_id\": \"HumanEval/" id                                                                \
+    "\", \"prompt\": \"def f(x):\\n    \\\"\\\"\\\"doc\\\"\\\"\\\"\\n\", "                         \
     "\"entry_point\": \"f\", \"canonical_solution\": \"" sol "\", "                                \
     "\"test\": \"def check(c):\\n    assert c(1) == 2\\n\"}\n"
 
 static void test_humaneval(void)
 {
-    write_file("he.jsonl", HUMANEVAL_ROW("0", "    return x + 1\\n") "\n" HUMANEVAL_ROW("1", "    return 2\\n"));
+    write_file("he.jsonl", HUMANEVAL_ROW("0", "    return x + 1\\n") "\n" HUMANEVAL_ROW(
+                               "1", "    return 2\\n"));
     struct json *ps;
     char fmt[32], err[ERR_LEN];
     ASSERT_INT_EQ(loader_read(path_of("he.jsonl"), NULL, &ps, fmt, sizeof(fmt), err), 2);
@@ -71,9 +73,11 @@ static void test_errors_name_line_and_field(void)
 {
     struct json *ps = NULL;
     char fmt[32], err[ERR_LEN];
-    write_file("bad.jsonl", HUMANEVAL_ROW("0", "x") HUMANEVAL_ROW("1", "y")
-               "{\"task_id\": \"HumanEval/2\", \"prompt\": 7, \"entry_point\": \"f\", "
-               "\"canonical_solution\": \"\", \"test\": \"\"}\n");
+    write_file(
+        "bad.jsonl",
+        HUMANEVAL_ROW("0", "x") HUMANEVAL_ROW(
+            "1", "y") "{\"task_id\": \"HumanEval/2\", \"prompt\": 7, \"entry_point\": \"f\", "
+                      "\"canonical_solution\": \"\", \"test\": \"\"}\n");
     ASSERT_INT_EQ(loader_read(path_of("bad.jsonl"), NULL, &ps, fmt, sizeof(fmt), err), -EINVAL);
     ASSERT_TRUE(strstr(err, "bad.jsonl:line 3: field \"prompt\": must be a string") != NULL);
     ASSERT_TRUE(ps == NULL);
@@ -90,7 +94,8 @@ static void test_errors_name_line_and_field(void)
     ASSERT_INT_EQ(loader_read(path_of("odd.jsonl"), NULL, &ps, fmt, sizeof(fmt), err), -EINVAL);
     ASSERT_TRUE(strstr(err, "unknown shape") != NULL);
 
-    ASSERT_INT_EQ(loader_read(path_of("he.jsonl"), "nonsense", &ps, fmt, sizeof(fmt), err), -EINVAL);
+    ASSERT_INT_EQ(loader_read(path_of("he.jsonl"), "nonsense", &ps, fmt, sizeof(fmt), err),
+                  -EINVAL);
     ASSERT_TRUE(strstr(err, "unknown format") != NULL);
     ASSERT_INT_EQ(loader_read(path_of("missing.jsonl"), NULL, &ps, fmt, sizeof(fmt), err), -ENOENT);
 }
@@ -100,19 +105,23 @@ static void test_other_formats(void)
     struct json *ps;
     char fmt[32], err[ERR_LEN];
     /* MBPP: a JSON array would be sanitized; this is the full set's JSON lines. */
-    write_file("mbpp.jsonl",
-               "{\"text\": \"Add one.\", \"code\": \"class Node:\\n    pass\\ndef f(x):\\n    return x + 1\", "
-               "\"task_id\": 7, \"test_setup_code\": \"n = Node()\", \"test_list\": [\"assert f(1) == 2\"], "
-               "\"challenge_test_list\": []}\n");
+    write_file("mbpp.jsonl", "{\"text\": \"Add one.\", \"code\": \"class Node:\\n    pass\\ndef "
+                             "f(x):\\n    return x + 1\", "
+                             "\"task_id\": 7, \"test_setup_code\": \"n = Node()\", \"test_list\": "
+                             "[\"assert f(1) == 2\"], "
+                             "\"challenge_test_list\": []}\n");
     ASSERT_INT_EQ(loader_read(path_of("mbpp.jsonl"), NULL, &ps, fmt, sizeof(fmt), err), 1);
     ASSERT_STR_EQ(fmt, "mbpp");
     ASSERT_STR_EQ(str(json_at(ps, 0), "id"), "7");
     ASSERT_STR_EQ(str(json_at(ps, 0), "entry_point"), "f");
-    ASSERT_STR_EQ(str(json_at(ps, 0), "after"), "\nn = Node()\nassert f(1) == 2\n"); /* setup after the code */
+    ASSERT_STR_EQ(str(json_at(ps, 0), "after"),
+                  "\nn = Node()\nassert f(1) == 2\n"); /* setup after the code */
     json_free(ps);
 
-    write_file("san.json", "[{\"source_file\": \"x\", \"task_id\": 2, \"prompt\": \"p\", \"code\": \"def g(): return 1\", "
-                           "\"test_imports\": [\"import math\"], \"test_list\": [\"assert g() == 1\"]}]");
+    write_file("san.json",
+               "[{\"source_file\": \"x\", \"task_id\": 2, \"prompt\": \"p\", \"code\": \"def g(): "
+               "return 1\", "
+               "\"test_imports\": [\"import math\"], \"test_list\": [\"assert g() == 1\"]}]");
     ASSERT_INT_EQ(loader_read(path_of("san.json"), NULL, &ps, fmt, sizeof(fmt), err), 1);
     ASSERT_STR_EQ(fmt, "mbpp_sanitized");
     ASSERT_STR_EQ(str(json_at(ps, 0), "before"), "import math\n");
@@ -120,9 +129,12 @@ static void test_other_formats(void)
 
     /* HumanEval-X C++: the include list where the prompt lacks it; preamble without the
      * signature line. */
-    write_file("hx.jsonl", "{\"task_id\": \"CPP/3\", \"prompt\": \"/* doc */\\n#include<vector>\\nusing namespace std;\\nint add(int a,int b){\\n\", "
-                           "\"declaration\": \"#include<vector>\\nint add(int a,int b){\\n\", \"canonical_solution\": \"return a+b;}\", "
-                           "\"test\": \"int main(){}\", \"example_test\": \"\"}\n");
+    write_file("hx.jsonl",
+               "{\"task_id\": \"CPP/3\", \"prompt\": \"/* doc */\\n#include<vector>\\nusing "
+               "namespace std;\\nint add(int a,int b){\\n\", "
+               "\"declaration\": \"#include<vector>\\nint add(int a,int b){\\n\", "
+               "\"canonical_solution\": \"return a+b;}\", "
+               "\"test\": \"int main(){}\", \"example_test\": \"\"}\n");
     ASSERT_INT_EQ(loader_read(path_of("hx.jsonl"), NULL, &ps, fmt, sizeof(fmt), err), 1);
     ASSERT_STR_EQ(fmt, "humanevalx");
     const struct json *p = json_at(ps, 0);
@@ -134,8 +146,10 @@ static void test_other_formats(void)
     json_free(ps);
 
     /* MultiPL-E: language mapped, stop tokens kept. */
-    write_file("mpl.jsonl", "{\"name\": \"HumanEval_1_f\", \"language\": \"rs\", \"prompt\": \"fn f() -> i32 {\\n\", "
-                            "\"tests\": \"}\\nfn main(){}\", \"stop_tokens\": [\"\\n}\"], \"doctests\": \"x\"}\n");
+    write_file(
+        "mpl.jsonl",
+        "{\"name\": \"HumanEval_1_f\", \"language\": \"rs\", \"prompt\": \"fn f() -> i32 {\\n\", "
+        "\"tests\": \"}\\nfn main(){}\", \"stop_tokens\": [\"\\n}\"], \"doctests\": \"x\"}\n");
     ASSERT_INT_EQ(loader_read(path_of("mpl.jsonl"), NULL, &ps, fmt, sizeof(fmt), err), 1);
     ASSERT_STR_EQ(fmt, "multiple");
     ASSERT_STR_EQ(str(json_at(ps, 0), "language"), "rust");
@@ -144,16 +158,21 @@ static void test_other_formats(void)
     json_free(ps);
 
     /* SandboxFusion's CodeContests rows: stdin/stdout tests; an asset bundle is refused. */
-    write_file("cc.jsonl", "{\"id\": 4, \"content\": \"Echo.\", \"labels\": \"{\\\"difficulty\\\": \\\"EASY\\\"}\", "
-                           "\"test\": \"[{\\\"input\\\": {\\\"stdin\\\": \\\"1\\\"}, \\\"output\\\": {\\\"stdout\\\": \\\"1\\\"}}]\"}\n");
+    write_file(
+        "cc.jsonl",
+        "{\"id\": 4, \"content\": \"Echo.\", \"labels\": \"{\\\"difficulty\\\": \\\"EASY\\\"}\", "
+        "\"test\": \"[{\\\"input\\\": {\\\"stdin\\\": \\\"1\\\"}, \\\"output\\\": {\\\"stdout\\\": "
+        "\\\"1\\\"}}]\"}\n");
     ASSERT_INT_EQ(loader_read(path_of("cc.jsonl"), NULL, &ps, fmt, sizeof(fmt), err), 1);
     p = json_at(ps, 0);
     ASSERT_STR_EQ(str(p, "kind"), "stdio");
     ASSERT_STR_EQ(str(json_at(json_get(p, "tests"), 0), "expected"), "1");
     ASSERT_STR_EQ(str(json_get(p, "labels"), "difficulty"), "EASY");
     json_free(ps);
-    write_file("torch.jsonl", "{\"id\": \"a\", \"content\": \"c\", \"labels\": \"{}\", \"test\": \"{\\\"asset\\\": {}}\"}\n");
-    ASSERT_INT_EQ(loader_read(path_of("torch.jsonl"), NULL, &ps, fmt, sizeof(fmt), err), -EOPNOTSUPP);
+    write_file("torch.jsonl", "{\"id\": \"a\", \"content\": \"c\", \"labels\": \"{}\", \"test\": "
+                              "\"{\\\"asset\\\": {}}\"}\n");
+    ASSERT_INT_EQ(loader_read(path_of("torch.jsonl"), NULL, &ps, fmt, sizeof(fmt), err),
+                  -EOPNOTSUPP);
 }
 
 static void test_problem_dir(void)
@@ -163,7 +182,8 @@ static void test_problem_dir(void)
     char cmd[800];
     snprintf(cmd, sizeof(cmd), "mkdir -p %s %s/set/01-echo/solutions", p, dir);
     ASSERT_INT_EQ(system(cmd), 0);
-    write_file("set/01-echo/problem.json", "{\"title\": \"Echo\", \"time_limit_ms\": 1000, \"compare\": \"tokens\"}");
+    write_file("set/01-echo/problem.json",
+               "{\"title\": \"Echo\", \"time_limit_ms\": 1000, \"compare\": \"tokens\"}");
     write_file("set/01-echo/statement.md", "Print the input.\n");
     write_file("set/01-echo/tests/01.in", "5\n");
     write_file("set/01-echo/tests/01.out", "5\n");
@@ -214,7 +234,8 @@ static void test_import_is_all_or_nothing(void)
     ASSERT_INT_EQ(dataset_import(s, "he", path_of("he.jsonl"), NULL, false, &skipped, err), 0);
     ASSERT_TRUE(skipped); /* unchanged: not read again */
     /* A bad version of the file changes nothing. */
-    ASSERT_INT_EQ(dataset_import(s, "he", path_of("bad.jsonl"), NULL, false, &skipped, err), -EINVAL);
+    ASSERT_INT_EQ(dataset_import(s, "he", path_of("bad.jsonl"), NULL, false, &skipped, err),
+                  -EINVAL);
     struct json *ids = dataset_ids(s, "he");
     ASSERT_INT_EQ(json_len(ids), 2);
     json_free(ids);
@@ -223,7 +244,8 @@ static void test_import_is_all_or_nothing(void)
     json_free(p);
     ASSERT_TRUE(dataset_problem(s, "he", "HumanEval/9") == NULL);
     ASSERT_TRUE(dataset_ids(s, "nope") == NULL);
-    ASSERT_INT_EQ(dataset_import(s, "Bad Name", path_of("he.jsonl"), NULL, false, NULL, err), -EINVAL);
+    ASSERT_INT_EQ(dataset_import(s, "Bad Name", path_of("he.jsonl"), NULL, false, NULL, err),
+                  -EINVAL);
     /* SandboxFusion's id for HumanEval finds ours. */
     ASSERT_INT_EQ(dataset_import(s, "humaneval", path_of("he.jsonl"), NULL, false, NULL, err), 2);
     char real[80];
@@ -248,8 +270,9 @@ static void test_import_is_all_or_nothing(void)
 
 static void test_record(void)
 {
-    struct json *rec = json_parse("{\"task_id\": \"HumanEval/5\", \"prompt\": \"def f():\\n\", "
-                                  "\"entry_point\": \"f\", \"canonical_solution\": \"\", \"test\": \"\"}");
+    struct json *rec =
+        json_parse("{\"task_id\": \"HumanEval/5\", \"prompt\": \"def f():\\n\", "
+                   "\"entry_point\": \"f\", \"canonical_solution\": \"\", \"test\": \"\"}");
     struct json *p = NULL;
     char err[ERR_LEN];
     ASSERT_INT_EQ(loader_record(rec, NULL, &p, err), 0);
