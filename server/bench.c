@@ -52,6 +52,7 @@ struct bench {
     struct engine engine;
     bool local;
     atomic_int next, finished, passed;
+    atomic_int live; /* workers still running */
     pthread_mutex_t lock;
     pthread_cond_t changed;
     FILE *out;
@@ -176,7 +177,7 @@ static void verdict_of(const struct json *d, char v[8], int *test, const char **
 {
     const char *status = str_of(d, "status");
     *test = -1;
-    *reason = str_of(d, "message");
+    *reason = str_of(d, json_get(d, "compile_output") ? "compile_output" : "message");
     snprintf(v, 8, "%s", status ? status : "SE");
     const struct json *tests = json_get(d, "tests");
     for (int i = 0; status && strcmp(status, "OK") == 0 && i < json_len(tests); i++) {
@@ -321,6 +322,7 @@ static void *worker(void *arg)
     }
     client_free(c);
     pthread_mutex_lock(&b->lock);
+    atomic_fetch_sub(&b->live, 1);
     pthread_cond_broadcast(&b->changed);
     pthread_mutex_unlock(&b->lock);
     return NULL;
@@ -480,7 +482,13 @@ static int load(struct bench *b, char err[ERR_LEN])
         return err_set(err, -ENOMEM, "out of memory");
     for (int i = 0; i < b->nproblems; i++)
         b->ids[i] = str_of(json_at(b->problems, i), "id");
-    return b->o->reference ? reference_samples(b) : read_samples(b, err);
+    if (!b->o->reference)
+        return read_samples(b, err);
+    if (reference_samples(b) < 0)
+        return err_set(err, -ENOMEM, "out of memory");
+    return b->nsamples > 0 ? 0
+                           : err_set(err, -ENOENT, "%s has no reference solutions",
+                                     b->o->dataset);
 }
 
 int bench_main(const struct bench_opts *o)
@@ -533,14 +541,16 @@ int bench_main(const struct bench_opts *o)
     int nworkers = (int)(jobs < b.nsamples ? jobs : b.nsamples);
     pthread_t *threads = calloc((size_t)nworkers, sizeof(*threads));
     int started = 0;
+    atomic_store(&b.live, nworkers);
     for (int i = 0; threads && i < nworkers; i++)
         started += pthread_create(&threads[i], NULL, worker, &b) == 0;
+    atomic_fetch_sub(&b.live, nworkers - started);
     struct sigaction sa = {.sa_handler = on_sigint};
     sigaction(SIGINT, &sa, NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     bool tty = isatty(STDERR_FILENO);
     pthread_mutex_lock(&b.lock);
-    while (atomic_load(&b.finished) < b.nsamples && started > 0) {
+    while (atomic_load(&b.live) > 0) {
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
         until.tv_nsec += 250 * 1000000L;
@@ -555,8 +565,6 @@ int bench_main(const struct bench_opts *o)
                     "(again to quit now)\n",
                     tty ? "\n" : "");
         pthread_mutex_lock(&b.lock);
-        if (atomic_load(&stopping) && atomic_load(&b.next) >= b.nsamples + nworkers)
-            break; /* every worker has seen the stop */
     }
     pthread_mutex_unlock(&b.lock);
     for (int i = 0; i < started; i++)
