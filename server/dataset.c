@@ -181,26 +181,33 @@ int dataset_import(struct dataset_store *s, const char *name, const char *path, 
     return rc < 0 ? rc : n;
 }
 
+/* Imports one source found under a datasets directory and says what became of it; returns
+ * 1 when it failed (a source verdict does not run is skipped, not failed). */
+static int import_found(struct dataset_store *s, const char *name, const char *path, FILE *log)
+{
+    char err[ERR_LEN];
+    bool skipped;
+    int n = dataset_import(s, name, path, NULL, false, &skipped, err);
+    if (n == -EOPNOTSUPP)
+        fprintf(log, "datasets: %s: skipped: %s\n", name, err);
+    else if (n < 0)
+        fprintf(log, "datasets: %s: %s\n", name, err);
+    else if (skipped)
+        fprintf(log, "datasets: %s: unchanged\n", name);
+    else
+        fprintf(log, "datasets: %s: %d problems from %s\n", name, n, path);
+    return n < 0 && n != -EOPNOTSUPP;
+}
+
 static int import_tree(struct dataset_store *s, const char *root, const char *rel, FILE *log,
                        int depth)
 {
-    char path[4096], name[80], err[ERR_LEN];
+    char path[4096], name[80];
     snprintf(path, sizeof(path), "%s%s%s", root, *rel ? "/" : "", rel);
-    if (*rel && loader_is_problem_set(path)) {
-        if (loader_default_name(rel, 1, name, sizeof(name)) < 0)
-            return 0;
-        bool skipped;
-        int n = dataset_import(s, name, path, NULL, false, &skipped, err);
-        if (n == -EOPNOTSUPP)
-            fprintf(log, "datasets: %s: skipped: %s\n", name, err);
-        else if (n < 0)
-            fprintf(log, "datasets: %s: %s\n", name, err);
-        else if (skipped)
-            fprintf(log, "datasets: %s: unchanged\n", name);
-        else
-            fprintf(log, "datasets: %s: %d problems from %s\n", name, n, path);
-        return n < 0 && n != -EOPNOTSUPP;
-    }
+    if (*rel && loader_is_problem_set(path))
+        return loader_default_name(rel, 1, name, sizeof(name)) < 0
+                   ? 0
+                   : import_found(s, name, path, log);
     struct dirent **ents;
     int n = scandir(path, &ents, NULL, alphasort), failed = 0;
     if (n < 0)
@@ -217,17 +224,7 @@ static int import_tree(struct dataset_store *s, const char *root, const char *re
             if (depth < 4)
                 failed += import_tree(s, root, subrel, log, depth + 1);
         } else if (S_ISREG(st.st_mode) && loader_default_name(subrel, 0, name, sizeof(name)) == 0) {
-            bool skipped;
-            int r = dataset_import(s, name, sub, NULL, false, &skipped, err);
-            if (r == -EOPNOTSUPP)
-                fprintf(log, "datasets: %s: skipped: %s\n", name, err), r = 0;
-            else if (r < 0)
-                fprintf(log, "datasets: %s: %s\n", name, err);
-            else if (skipped)
-                fprintf(log, "datasets: %s: unchanged\n", name);
-            else
-                fprintf(log, "datasets: %s: %d problems from %s\n", name, r, sub);
-            failed += r < 0;
+            failed += import_found(s, name, sub, log);
         }
         free(ents[i]);
     }
