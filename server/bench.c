@@ -487,8 +487,7 @@ static int load(struct bench *b, char err[ERR_LEN])
     if (reference_samples(b) < 0)
         return err_set(err, -ENOMEM, "out of memory");
     return b->nsamples > 0 ? 0
-                           : err_set(err, -ENOENT, "%s has no reference solutions",
-                                     b->o->dataset);
+                           : err_set(err, -ENOENT, "%s has no reference solutions", b->o->dataset);
 }
 
 int bench_main(const struct bench_opts *o)
