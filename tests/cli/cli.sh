@@ -35,10 +35,14 @@ expect "bad flag usage"    2 err '^usage: verdict doctor'           -- doctor --
 expect "doctor extra arg"  2 err 'takes no arguments'               -- doctor extra
 expect "version"           0 out '^verdict [0-9]+\.[0-9]+\.[0-9]+ ' -- version
 expect "version libseccomp" 0 out '^libseccomp 2\.'                 -- version
-for c in serve run bench doctor version; do
+for c in serve run bench datasets doctor version; do
     expect "$c --help"     0 out "^usage: verdict $c"               -- "$c" --help
 done
-expect "bench not built"   1 err "not built yet"                    -- bench
+expect "bench no args"     2 err 'expected DATASET SAMPLES.jsonl'   -- bench
+expect "bench reference"   2 err 'takes only DATASET'               -- bench --reference a b
+expect "datasets no args"  2 err 'expected: import NAME PATH'       -- datasets
+expect "datasets bad verb" 2 err 'expected: import NAME PATH'       -- datasets drop x
+expect "datasets bad flag" 2 err 'unknown option --frob'            -- datasets list --frob
 expect "serve bad listen"  2 err 'unknown option --port'            -- serve --port 1
 expect "serve extra arg"   2 err 'takes no arguments'               -- serve extra
 expect "run no program"    2 err 'missing the program'              -- run
