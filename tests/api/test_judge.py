@@ -88,6 +88,16 @@ def test_harness_and_marker(server):
     assert r["reward"] == 0
 
 
+def test_harness_by_exit_status(server):
+    """A language without a marker trailer (C++ here: the tests hold main) joins code and
+    harness and is judged by exit status, as HumanEval-X's and MultiPL-E's harnesses are."""
+    code = "#include <cassert>\nint add(int a, int b) { return a + b; }\n"
+    r = judge(server, language="cpp", code=code, harness="int main() { assert(add(1, 2) == 3); }\n")
+    assert r["reward"] == 1 and r["tests"][0]["verdict"] == "OK"
+    r = judge(server, language="cpp", code=code, harness="int main() { assert(add(1, 2) == 4); }\n")
+    assert r["reward"] == 0 and r["tests"][0]["verdict"] == "RE"
+
+
 def test_judge_validation(server):
     def detail(body):
         r = server.post("/v1/judge", body)
@@ -104,7 +114,7 @@ def test_judge_validation(server):
                    "limits": {"time_ms": 0}})["loc"] == ["body", "limits", "time_ms"]
     assert detail({"language": "python", "code": "x", "tests": [{"expected": ""}],
                    "only": [5]})["loc"] == ["body", "only"]
-    assert detail({"language": "bash", "code": "x", "harness": "y"})["loc"] == ["body", "harness"]
+    assert detail({"language": "bash", "code": "x", "harness": 5})["loc"] == ["body", "harness"]
 
 
 # A task with many right answers: print two non-negative numbers summing to n.
