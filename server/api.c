@@ -1,5 +1,6 @@
 /*
- * api: routes and the SandboxFusion-compatible /run_code.
+ * api: routes and the SandboxFusion-compatible /run_code (SandboxFusion's dataset endpoints
+ * are in server/api_datasets.c).
  *
  * /run_code follows ../shared/reference/sandboxfusion-api.md §1 field for field: `status` is
  * Success / Failed / SandboxError, `compile_result` and `run_result` are CommandRunResults
@@ -14,8 +15,8 @@
  * - Files are relative to the work dir; absolute paths are refused (the root is read-only).
  */
 #include "server/api.h"
+#include "server/api_impl.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -39,14 +40,6 @@
 #define MAX_MEMORY_MB 65536
 #define MAX_FILES     256
 
-struct api {
-    struct api_config cfg;
-    struct program_env env;
-    struct metrics *metrics;
-    time_t started;
-    atomic_ulong answered;
-};
-
 /* ---- replies ----------------------------------------------------------------------------- */
 
 static double now_s(void)
@@ -56,7 +49,7 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void reply_json(struct api *a, struct http_exchange *x, int status, struct json *doc)
+void api_reply_json(struct api *a, struct http_exchange *x, int status, struct json *doc)
 {
     char *text = json_render(doc, false);
     json_free(doc);
@@ -70,16 +63,16 @@ static void reply_json(struct api *a, struct http_exchange *x, int status, struc
     http_reply(x, status, "application/json", text, strlen(text));
 }
 
-static void reply_detail(struct api *a, struct http_exchange *x, int status, const char *detail)
+void api_reply_detail(struct api *a, struct http_exchange *x, int status, const char *detail)
 {
     struct json *d = json_object();
     json_set_str(d, "detail", detail);
-    reply_json(a, x, status, d);
+    api_reply_json(a, x, status, d);
 }
 
 /* FastAPI's validation error: {"detail": [{"type", "loc": ["body", field...], "msg"}]}. */
-static void reply_422_at(struct api *a, struct http_exchange *x, const char *type,
-                         const char *const *locs, int nloc, const char *msg)
+void api_reply_422_at(struct api *a, struct http_exchange *x, const char *type,
+                      const char *const *locs, int nloc, const char *msg)
 {
     struct json *d = json_object();
     struct json *e = json_push(json_set(d, "detail", json_array()), json_object());
@@ -90,14 +83,21 @@ static void reply_422_at(struct api *a, struct http_exchange *x, const char *typ
         if (locs[i])
             json_push_str(loc, locs[i]);
     json_set_str(e, "msg", msg);
-    reply_json(a, x, 422, d);
+    api_reply_json(a, x, 422, d);
 }
 
-static void reply_422(struct api *a, struct http_exchange *x, const char *type, const char *field,
-                      const char *sub, const char *msg)
+void api_reply_422(struct api *a, struct http_exchange *x, const char *type, const char *field,
+                   const char *sub, const char *msg)
 {
     const char *locs[2] = {field, sub};
-    reply_422_at(a, x, type, locs, 2, msg);
+    api_reply_422_at(a, x, type, locs, 2, msg);
+}
+
+void api_reply_busy(struct api *a, struct http_exchange *x, int rc)
+{
+    http_add_header(x, "Retry-After", "1");
+    api_reply_detail(
+        a, x, 503, rc == -EBUSY ? "server busy: the queue is full, retry" : "server shutting down");
 }
 
 /* ---- /run_code ------------------------------------------------------------------------- */
@@ -149,13 +149,13 @@ static bool parse_limits(struct api *a, struct http_exchange *x, const struct js
 {
     int64_t cms, rms;
     if (seconds(req, "compile_timeout", 10, &cms) < 0) {
-        reply_422(a, x, "value_error", "compile_timeout", NULL,
-                  "compile_timeout must be a number of seconds in (0, 300]");
+        api_reply_422(a, x, "value_error", "compile_timeout", NULL,
+                      "compile_timeout must be a number of seconds in (0, 300]");
         return false;
     }
     if (seconds(req, "run_timeout", 10, &rms) < 0) {
-        reply_422(a, x, "value_error", "run_timeout", NULL,
-                  "run_timeout must be a number of seconds in (0, 300]");
+        api_reply_422(a, x, "value_error", "run_timeout", NULL,
+                      "run_timeout must be a number of seconds in (0, 300]");
         return false;
     }
     r->compile.cpu_ms = r->compile.wall_ms = cms;
@@ -163,8 +163,8 @@ static bool parse_limits(struct api *a, struct http_exchange *x, const struct js
     const struct json *m = json_get(req, "memory_limit_MB");
     double mb = -1;
     if (m && (!json_num(m, &mb) || mb != floor(mb) || mb > MAX_MEMORY_MB)) {
-        reply_422(a, x, "int_parsing", "memory_limit_MB", NULL,
-                  "memory_limit_MB must be a whole number of MiB up to 65536 (-1: default)");
+        api_reply_422(a, x, "int_parsing", "memory_limit_MB", NULL,
+                      "memory_limit_MB must be a whole number of MiB up to 65536 (-1: default)");
         return false;
     }
     if (mb > 0)
@@ -191,7 +191,7 @@ static bool parse_files(struct api *a, struct http_exchange *x, const struct jso
 {
     const struct json *files = json_get(req, "files");
     if (files && !json_is_object(files)) {
-        reply_422(a, x, "dict_type", "files", NULL, "files must be an object of path: base64");
+        api_reply_422(a, x, "dict_type", "files", NULL, "files must be an object of path: base64");
         return false;
     }
     for (int i = 0; i < json_members(files); i++) {
@@ -203,29 +203,31 @@ static bool parse_files(struct api *a, struct http_exchange *x, const struct jso
         if (strstr(path, "IGNORE_THIS_FILE"))
             continue;
         if (!job_path_ok(path) || strcmp(path, r->lang->source) == 0) {
-            reply_422(a, x, "value_error", "files", path,
-                      "file paths must be relative to the work dir, without ..");
+            api_reply_422(a, x, "value_error", "files", path,
+                          "file paths must be relative to the work dir, without ..");
             return false;
         }
         uint8_t *data = base64_decode(b64, &len);
         if (!data) {
-            reply_422(a, x, "value_error", "files", path, "not valid base64");
+            api_reply_422(a, x, "value_error", "files", path, "not valid base64");
             return false;
         }
         if (r->nfiles > MAX_FILES || !add_file(r, path, data, len)) {
-            reply_422(a, x, "value_error", "files", NULL, "too many files");
+            api_reply_422(a, x, "value_error", "files", NULL, "too many files");
             return false;
         }
     }
     const struct json *fetch = json_get(req, "fetch_files");
     if (fetch && !json_is_array(fetch)) {
-        reply_422(a, x, "list_type", "fetch_files", NULL, "fetch_files must be a list of paths");
+        api_reply_422(a, x, "list_type", "fetch_files", NULL,
+                      "fetch_files must be a list of paths");
         return false;
     }
     for (int i = 0; i < json_len(fetch) && r->nfetch < MAX_FILES; i++) {
         const char *p;
         if (!json_str(json_at(fetch, i), &p)) {
-            reply_422(a, x, "string_type", "fetch_files", NULL, "fetch_files must hold strings");
+            api_reply_422(a, x, "string_type", "fetch_files", NULL,
+                          "fetch_files must hold strings");
             return false;
         }
         if (job_path_ok(p) && !(r->fetch[r->nfetch] = strdup(p)))
@@ -243,23 +245,23 @@ static bool parse_run_code(struct api *a, struct http_exchange *x, struct run_co
     bool ok = false;
     const char *code = NULL, *lang = "python";
     if (!req) {
-        reply_422(a, x, "json_invalid", NULL, NULL, "JSON decode error");
+        api_reply_422(a, x, "json_invalid", NULL, NULL, "JSON decode error");
         return false;
     }
     const struct json *lv = json_get(req, "language"), *sv = json_get(req, "stdin");
     if (!json_is_object(req))
-        reply_422(a, x, "model_attributes_type", NULL, NULL, "Input should be an object");
+        api_reply_422(a, x, "model_attributes_type", NULL, NULL, "Input should be an object");
     else if (!json_str(json_get(req, "code"), &code))
-        reply_422(a, x, json_get(req, "code") ? "string_type" : "missing", "code", NULL,
-                  json_get(req, "code") ? "Input should be a valid string" : "Field required");
+        api_reply_422(a, x, json_get(req, "code") ? "string_type" : "missing", "code", NULL,
+                      json_get(req, "code") ? "Input should be a valid string" : "Field required");
     else if (lv && !json_is_null(lv) && !json_str(lv, &lang))
-        reply_422(a, x, "string_type", "language", NULL, "Input should be a valid string");
+        api_reply_422(a, x, "string_type", "language", NULL, "Input should be a valid string");
     else if (!(r->lang = lang_find(a->cfg.langs, lang)))
-        reply_422(a, x, "enum", "language", NULL, "unsupported language");
+        api_reply_422(a, x, "enum", "language", NULL, "unsupported language");
     else if (!r->lang->available)
-        reply_422(a, x, "enum", "language", NULL, "language unavailable on this server");
+        api_reply_422(a, x, "enum", "language", NULL, "language unavailable on this server");
     else if (sv && !json_is_null(sv) && !json_is_string(sv))
-        reply_422(a, x, "string_type", "stdin", NULL, "Input should be a valid string or null");
+        api_reply_422(a, x, "string_type", "stdin", NULL, "Input should be a valid string or null");
     else
         ok = true;
     if (ok && sv && !json_is_null(sv)) {
@@ -335,7 +337,7 @@ static void run_code_work(void *arg)
     double started = now_s();
     metrics_observe(a->metrics, HIST_QUEUE, started - r->queued_at);
     if (started > r->deadline) { /* its client has given up: say so (veRL retries a 504) */
-        reply_detail(a, r->x, 504, "the request waited in the queue past its deadline");
+        api_reply_detail(a, r->x, 504, "the request waited in the queue past its deadline");
         run_code_free(r);
         return;
     }
@@ -393,7 +395,7 @@ static void run_code_work(void *arg)
             json_set_str(files, f->path, b64);
         free(b64);
     }
-    reply_json(a, r->x, 200, d);
+    api_reply_json(a, r->x, 200, d);
     if (ran)
         job_result_fini(&res);
     free(payload);
@@ -406,7 +408,7 @@ static void run_code(struct api *a, struct http_exchange *x)
 {
     struct run_code *r = calloc(1, sizeof(*r));
     if (!r) {
-        reply_detail(a, x, 500, "out of memory");
+        api_reply_detail(a, x, 500, "out of memory");
         return;
     }
     r->api = a;
@@ -421,9 +423,7 @@ static void run_code(struct api *a, struct http_exchange *x)
     if (rc == 0)
         return; /* answered by a worker; the connection waits suspended */
     run_code_free(r);
-    http_add_header(x, "Retry-After", "1");
-    reply_detail(a, x, 503,
-                 rc == -EBUSY ? "server busy: the queue is full, retry" : "server shutting down");
+    api_reply_busy(a, x, rc);
 }
 
 /* ---- /v1/judge ------------------------------------------------------------------------- */
@@ -450,7 +450,7 @@ static void judge_work(void *arg)
         if (json_num(json_get(json_at(tests, i), "wall_ms"), &ms))
             metrics_observe(w->api->metrics, HIST_RUN, ms / 1000.0);
     }
-    reply_json(w->api, w->x, 200, d);
+    api_reply_json(w->api, w->x, 200, d);
     judge_request_free(w->req);
     free(w);
 }
@@ -460,7 +460,7 @@ static void judge(struct api *a, struct http_exchange *x)
     size_t len;
     struct json *body = json_parse(http_body(x, &len));
     if (!body) {
-        reply_422(a, x, "json_invalid", NULL, NULL, "JSON decode error");
+        api_reply_422(a, x, "json_invalid", NULL, NULL, "JSON decode error");
         return;
     }
     struct judge_error e;
@@ -469,13 +469,13 @@ static void judge(struct api *a, struct http_exchange *x)
     json_free(body);
     if (rc < 0) {
         const char *locs[3] = {e.loc[0], e.loc[1], e.loc[2]};
-        reply_422_at(a, x, e.type, locs, e.nloc, e.msg);
+        api_reply_422_at(a, x, e.type, locs, e.nloc, e.msg);
         return;
     }
     struct judge_work *w = malloc(sizeof(*w));
     if (!w) {
         judge_request_free(req);
-        reply_detail(a, x, 500, "out of memory");
+        api_reply_detail(a, x, 500, "out of memory");
         return;
     }
     *w = (struct judge_work){a, x, req};
@@ -483,9 +483,7 @@ static void judge(struct api *a, struct http_exchange *x)
         return;
     judge_request_free(req);
     free(w);
-    http_add_header(x, "Retry-After", "1");
-    reply_detail(a, x, 503,
-                 rc == -EBUSY ? "server busy: the queue is full, retry" : "server shutting down");
+    api_reply_busy(a, x, rc);
 }
 
 /* ---- /v1/judge/batch ---------------------------------------------------------------------
@@ -635,12 +633,13 @@ static void judge_batch(struct api *a, struct http_exchange *x)
     struct json *body = json_parse(http_body(x, &len));
     const struct json *items = json_get(body, "items");
     if (!body) {
-        reply_422(a, x, "json_invalid", NULL, NULL, "JSON decode error");
+        api_reply_422(a, x, "json_invalid", NULL, NULL, "JSON decode error");
         return;
     }
     if (!json_is_array(items) || json_len(items) == 0 || json_len(items) > MAX_BATCH) {
         json_free(body);
-        reply_422(a, x, "list_type", "items", NULL, "items must be a list of 1 to 4096 programs");
+        api_reply_422(a, x, "list_type", "items", NULL,
+                      "items must be a list of 1 to 4096 programs");
         return;
     }
     int n = json_len(items);
@@ -652,7 +651,7 @@ static void judge_batch(struct api *a, struct http_exchange *x)
         free(jobs);
         free(keys);
         json_free(body);
-        reply_detail(a, x, 500, "out of memory");
+        api_reply_detail(a, x, 500, "out of memory");
         return;
     }
     b->api = a;
@@ -681,357 +680,6 @@ static void judge_batch(struct api *a, struct http_exchange *x)
     free(jobs);
     free(keys);
     batch_done(b); /* the handler's reference */
-}
-
-/* ---- SandboxFusion's dataset endpoints ---------------------------------------------------
- * /list_datasets, /list_ids, /get_prompts, /get_prompt_by_id and /submit, with `config`
- * (TestConfig) honoured for provided_data (the problem's row inline), language and
- * extra.is_freeform; custom_extract_logic (Python their server exec's) is refused. /submit
- * extracts the code from the completion (fenced, incomplete fence, heuristic) unless
- * extra.is_freeform is false, when the completion continues the prompt as it is. */
-
-/* The id as SandboxFusion shows it: a number when it is all digits. */
-static void set_id(struct json *o, const char *id)
-{
-    char *end;
-    long v = strtol(id, &end, 10);
-    if (*id && !*end && strlen(id) < 16 && isdigit((unsigned char)id[0]))
-        json_set_num(o, "id", (double)v);
-    else
-        json_set_str(o, "id", id);
-}
-
-/* The request's id (string or integer) as a string; false when absent. */
-static bool request_id(const struct json *body, char *out, size_t cap)
-{
-    const struct json *v = json_get(body, "id");
-    const char *s;
-    double d;
-    if (json_str(v, &s))
-        snprintf(out, cap, "%s", s);
-    else if (json_num(v, &d) && d == (double)(long long)d)
-        snprintf(out, cap, "%lld", (long long)d);
-    else
-        return false;
-    return true;
-}
-
-/* Parses a dataset request: the body, its config (an object when present) and dataset name.
- * Replies itself and returns NULL when they are malformed. */
-static struct json *dataset_request(struct api *a, struct http_exchange *x,
-                                    const struct json **config, const char **dataset)
-{
-    size_t len;
-    struct json *body = json_parse(http_body(x, &len));
-    if (!json_is_object(body)) {
-        json_free(body);
-        reply_422(a, x, "json_invalid", NULL, NULL, "JSON decode error (an object expected)");
-        return NULL;
-    }
-    *config = json_get(body, "config");
-    if (*config && !json_is_null(*config) && !json_is_object(*config)) {
-        reply_422(a, x, "dict_type", "config", NULL, "config must be an object (TestConfig)");
-    } else if (!json_str(json_get(body, "dataset"), dataset)) {
-        reply_422(a, x, "missing", "dataset", NULL, "Field required (a dataset id)");
-    } else if (json_get(*config, "custom_extract_logic") &&
-               !json_is_null(json_get(*config, "custom_extract_logic"))) {
-        const char *locs[2] = {"config", "custom_extract_logic"};
-        reply_422_at(a, x, "value_error", locs, 2,
-                     "custom_extract_logic is not supported: it is Python run on the server, and "
-                     "verdict runs no code outside its sandbox; send the code, or extract it "
-                     "yourself");
-    } else {
-        return body;
-    }
-    json_free(body);
-    return NULL;
-}
-
-static void no_dataset(struct api *a, struct http_exchange *x, const char *dataset)
-{
-    char msg[200];
-    snprintf(msg, sizeof(msg), "no eval class found for dataset %.120s", dataset);
-    reply_detail(a, x, 400, msg);
-}
-
-/* The problems a request names: config.provided_data (one row, or a list of rows when many
- * is true) normalised here, or else the stored dataset (all of it, or body.id). Replies
- * itself and returns NULL on an error. */
-static struct json *request_problems(struct api *a, struct http_exchange *x,
-                                     const struct json *body, const struct json *config,
-                                     const char *dataset, bool many, bool by_id)
-{
-    const struct json *provided = json_get(config, "provided_data");
-    char err[ERR_LEN], id[256];
-    if (provided && !json_is_null(provided)) {
-        if (many ? !json_is_array(provided) : !json_is_object(provided)) {
-            reply_detail(a, x, 400,
-                         many ? "config.provided_data must be a list of problem rows"
-                              : "config.provided_data must be one problem row (an object)");
-            return NULL;
-        }
-        struct json *arr = json_array();
-        for (int i = 0; i < (many ? json_len(provided) : 1); i++) {
-            struct json *p = NULL;
-            if (loader_record(many ? json_at(provided, i) : provided, NULL, &p, err) < 0) {
-                json_free(arr);
-                char msg[ERR_LEN + 40];
-                snprintf(msg, sizeof(msg), "config.provided_data: %s", err);
-                reply_detail(a, x, 400, msg);
-                return NULL;
-            }
-            json_push(arr, p);
-        }
-        return arr;
-    }
-    char name[80];
-    if (!a->cfg.datasets || !dataset_resolve(a->cfg.datasets, dataset, name, sizeof(name))) {
-        no_dataset(a, x, dataset);
-        return NULL;
-    }
-    if (!by_id)
-        return dataset_problems(a->cfg.datasets, name, 0, -1);
-    if (!request_id(body, id, sizeof(id))) {
-        reply_422(a, x, "missing", "id", NULL, "Field required (the problem's id)");
-        return NULL;
-    }
-    struct json *p = dataset_problem(a->cfg.datasets, name, id), *arr = json_array();
-    if (!p) {
-        json_free(arr);
-        char msg[400];
-        snprintf(msg, sizeof(msg), "no problem %.200s in dataset %.120s", id, dataset);
-        reply_detail(a, x, 404, msg);
-        return NULL;
-    }
-    json_push(arr, p);
-    return arr;
-}
-
-static struct json *prompt_of(const struct json *p)
-{
-    const char *id = "", *prompt = "";
-    json_str(json_get(p, "id"), &id);
-    json_str(json_get(p, "prompt"), &prompt);
-    struct json *o = json_object();
-    set_id(o, id);
-    json_set_str(o, "prompt", prompt);
-    json_set(o, "labels", json_dup(json_get(p, "labels")));
-    return o;
-}
-
-static void list_datasets(struct api *a, struct http_exchange *x)
-{
-    struct json *names = json_array();
-    struct json *l = a->cfg.datasets ? dataset_list(a->cfg.datasets) : NULL;
-    for (int i = 0; i < json_len(l); i++) {
-        const char *n;
-        if (json_str(json_get(json_at(l, i), "name"), &n))
-            json_push_str(names, n);
-    }
-    json_free(l);
-    reply_json(a, x, 200, names);
-}
-
-/* /list_ids, /get_prompts, /get_prompt_by_id: what differs is the shape of the answer. */
-static void prompts(struct api *a, struct http_exchange *x, int what)
-{
-    enum { IDS, PROMPTS, ONE };
-    const struct json *config;
-    const char *dataset;
-    struct json *body = dataset_request(a, x, &config, &dataset);
-    if (!body)
-        return;
-    struct json *ps = request_problems(a, x, body, config, dataset, what != ONE, what == ONE);
-    if (!ps) {
-        json_free(body);
-        return;
-    }
-    double offset = 0, limit = 1e12;
-    json_num(json_get(body, "offset"), &offset);
-    json_num(json_get(body, "limit"), &limit);
-    struct json *out = json_array();
-    for (int i = 0; i < json_len(ps); i++) {
-        if (what == PROMPTS && (i < offset || i >= offset + limit))
-            continue;
-        if (what == IDS) {
-            struct json *o = prompt_of(json_at(ps, i));
-            json_push(out, json_dup(json_get(o, "id")));
-            json_free(o);
-        } else {
-            json_push(out, prompt_of(json_at(ps, i)));
-        }
-    }
-    json_free(ps);
-    json_free(body);
-    if (what == ONE) {
-        struct json *one = json_dup(json_at(out, 0));
-        json_free(out);
-        out = one;
-    }
-    reply_json(a, x, 200, out);
-}
-
-static void list_ids(struct api *a, struct http_exchange *x)
-{
-    prompts(a, x, 0);
-}
-
-static void get_prompts(struct api *a, struct http_exchange *x)
-{
-    prompts(a, x, 1);
-}
-
-static void get_prompt_by_id(struct api *a, struct http_exchange *x)
-{
-    prompts(a, x, 2);
-}
-
-struct submit_work {
-    struct api *api;
-    struct http_exchange *x;
-    struct json *problem;
-    struct harness h;
-    struct judge_request *req;
-};
-
-/* SandboxFusion's EvalResult for a judged completion. */
-static struct json *eval_result(const struct submit_work *w, const struct json *d)
-{
-    const char *id = "", *status = "SE", *after;
-    json_str(json_get(w->problem, "id"), &id);
-    json_str(json_get(d, "status"), &status);
-    struct json *r = json_object();
-    set_id(r, id);
-    const struct json *tests = json_get(d, "tests");
-    bool accepted = d && strcmp(status, "OK") == 0 && json_len(tests) > 0;
-    struct json *ts = json_array();
-    for (int i = 0; i < json_len(tests); i++) {
-        const struct json *t = json_at(tests, i);
-        const char *v = "SE";
-        double wall = 0, code = 0;
-        json_str(json_get(t, "verdict"), &v);
-        json_num(json_get(t, "wall_ms"), &wall);
-        json_num(json_get(t, "exit_code"), &code);
-        bool ok = strcmp(v, "OK") == 0;
-        accepted = accepted && ok;
-        struct json *o = json_push(ts, json_object());
-        json_set_bool(o, "passed", ok);
-        struct json *ex = json_set(o, "exec_info", json_object());
-        json_set_str(ex, "status",
-                     ok                     ? "Success"
-                     : strcmp(v, "SE") == 0 ? "SandboxError"
-                                            : "Failed");
-        json_set_str(ex, "message", "");
-        json_set_null(ex, "compile_result");
-        struct json *run = json_set(ex, "run_result", json_object());
-        json_set_str(run, "status", strcmp(v, "TLE") == 0 ? "TimeLimitExceeded" : "Finished");
-        json_set_num(run, "execution_time", wall / 1000.0);
-        json_set_num(run, "return_code", code);
-        json_set(run, "stdout", json_dup(json_get(t, "stdout")));
-        json_set(run, "stderr", json_dup(json_get(t, "stderr")));
-        struct json *info = json_set(o, "test_info", json_object());
-        json_set_num(info, "index", i);
-        json_set_str(info, "verdict", v);
-        json_set(info, "reason", json_dup(json_get(t, "reason")));
-    }
-    json_set_bool(r, "accepted", accepted);
-    json_set_str(r, "extracted_code", w->h.code);
-    if (w->h.extracted_type)
-        json_set_str(r, "extracted_type", w->h.extracted_type);
-    else
-        json_set_null(r, "extracted_type");
-    json_set_str(r, "full_code", w->h.program);
-    if (json_str(json_get(w->problem, "after"), &after))
-        json_set_str(r, "test_code", after);
-    else
-        json_set_null(r, "test_code");
-    json_set(r, "tests", ts);
-    struct json *extra = json_set(r, "extra", json_object());
-    json_set_str(extra, "verdict", d ? status : "not run");
-    if (d)
-        json_set(extra, "judge", json_dup(d));
-    return r;
-}
-
-static void submit_free(struct submit_work *w)
-{
-    json_free(w->problem);
-    harness_fini(&w->h);
-    judge_request_free(w->req);
-    free(w);
-}
-
-static void submit_work(void *arg)
-{
-    struct submit_work *w = arg;
-    struct json *d = judge_run(&w->api->env, w->req);
-    const char *status = "SE", *message = "";
-    json_str(json_get(d, "status"), &status);
-    json_str(json_get(d, "message"), &message);
-    if (strcmp(status, "SE") == 0) { /* ours, not the program's: SandboxFusion answers 500 */
-        char msg[ERR_LEN + 40];
-        snprintf(msg, sizeof(msg), "failed to run in the sandbox: %s", message);
-        reply_detail(w->api, w->x, 500, msg);
-    } else {
-        reply_json(w->api, w->x, 200, eval_result(w, d));
-    }
-    json_free(d);
-    submit_free(w);
-}
-
-static void submit(struct api *a, struct http_exchange *x)
-{
-    const struct json *config, *extra;
-    const char *dataset, *completion, *language = NULL;
-    struct json *body = dataset_request(a, x, &config, &dataset);
-    if (!body)
-        return;
-    if (!json_str(json_get(body, "completion"), &completion)) {
-        reply_422(a, x, "missing", "completion", NULL, "Field required (a string)");
-        json_free(body);
-        return;
-    }
-    struct json *ps = request_problems(a, x, body, config, dataset, false, true);
-    struct submit_work *w = ps ? calloc(1, sizeof(*w)) : NULL;
-    if (!w) {
-        if (ps)
-            reply_detail(a, x, 500, "out of memory");
-        json_free(ps);
-        json_free(body);
-        return;
-    }
-    *w = (struct submit_work){.api = a, .x = x, .problem = json_dup(json_at(ps, 0))};
-    json_free(ps);
-    json_str(json_get(config, "language"), &language);
-    bool freeform = true;
-    extra = json_get(config, "extra");
-    json_bool(json_get(extra, "is_freeform"), &freeform);
-    char err[ERR_LEN];
-    int rc = harness_build(w->problem, completion, language, freeform, &w->h, err);
-    json_free(body);
-    if (rc < 0) {
-        reply_422(a, x, "value_error", "config", "language", err);
-        submit_free(w);
-        return;
-    }
-    if (freeform && !*w->h.code) { /* nothing to run: not accepted, nothing run */
-        reply_json(a, x, 200, eval_result(w, NULL));
-        submit_free(w);
-        return;
-    }
-    struct judge_error e;
-    if (judge_parse(a->cfg.langs, w->h.request, &w->req, &e) < 0) {
-        const char *locs[2] = {"config", "language"};
-        reply_422_at(a, x, e.type, locs, 2, e.msg);
-        submit_free(w);
-        return;
-    }
-    if ((rc = sched_submit(a->cfg.sched, submit_work, w)) == 0)
-        return;
-    submit_free(w);
-    http_add_header(x, "Retry-After", "1");
-    reply_detail(a, x, 503,
-                 rc == -EBUSY ? "server busy: the queue is full, retry" : "server shutting down");
 }
 
 /* ---- other routes ---------------------------------------------------------------------- */
@@ -1068,7 +716,7 @@ static void healthz(struct api *a, struct http_exchange *x)
     json_set_num(c, "bytes", (double)cs.bytes);
     json_set_num(d, "uptime_s", (double)(time(NULL) - a->started));
     json_set(d, "routes", route_list());
-    reply_json(a, x, 200, d);
+    api_reply_json(a, x, 200, d);
 }
 
 static void languages(struct api *a, struct http_exchange *x)
@@ -1088,7 +736,7 @@ static void languages(struct api *a, struct http_exchange *x)
         json_set_bool(o, "needs_gpu", l->needs_gpu);
         json_set_bool(o, "runnable", l->available && (!l->needs_gpu || a->cfg.gpus > 0));
     }
-    reply_json(a, x, 200, list);
+    api_reply_json(a, x, 200, list);
 }
 
 static void metrics(struct api *a, struct http_exchange *x)
@@ -1136,11 +784,11 @@ static const struct route routes[] = {
     {"GET", "/v1/languages", languages},
     {"GET", "/metrics", metrics},
     {"GET", "/openapi.json", openapi},
-    {"POST", "/submit", submit},
-    {"POST", "/get_prompts", get_prompts},
-    {"POST", "/get_prompt_by_id", get_prompt_by_id},
-    {"POST", "/list_ids", list_ids},
-    {"GET", "/list_datasets", list_datasets},
+    {"POST", "/submit", api_submit},
+    {"POST", "/get_prompts", api_get_prompts},
+    {"POST", "/get_prompt_by_id", api_get_prompt_by_id},
+    {"POST", "/list_ids", api_list_ids},
+    {"GET", "/list_datasets", api_list_datasets},
 };
 
 /* "METHOD /path" of every route, for /healthz (and the test that checks the OpenAPI). */
@@ -1169,9 +817,9 @@ void api_handle(struct http_exchange *x, void *ctx)
         }
     }
     if (path_known)
-        reply_detail(a, x, 405, "Method Not Allowed");
+        api_reply_detail(a, x, 405, "Method Not Allowed");
     else
-        reply_detail(a, x, 404, "Not Found");
+        api_reply_detail(a, x, 404, "Not Found");
 }
 
 int api_new(const struct api_config *cfg, struct api **out, char err[ERR_LEN])
