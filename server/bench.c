@@ -152,6 +152,9 @@ static int read_samples(struct bench *b, char err[ERR_LEN])
             rc = err_set(err, -EINVAL,
                          "%s: line %d: field \"completion\" (or \"solution\"): missing",
                          b->o->samples, no);
+        else if (!harness_accepts(json_at(b->problems, p), str_of(s, "language")))
+            rc = err_set(err, -EINVAL, "%s: line %d: field \"language\": %s is judged in %s",
+                         b->o->samples, no, id, str_of(json_at(b->problems, p), "language"));
         if (rc < 0) {
             json_free(s);
             break;

@@ -250,6 +250,7 @@ char *harness_go_imports(const char *src)
         if (strcmp(nm, "_") == 0 || strcmp(nm, ".") == 0 || go_uses(blank, nm))
             o += snprintf(out + o, cap - (size_t)o, "\t%s%s\"%s\"\n", specs[i].name,
                           specs[i].name[0] ? " " : "", specs[i].path);
+        o = (size_t)o < cap ? o : (int)cap - 1; /* sized above; never past the end */
     }
     for (size_t i = 0; i < sizeof(std) / sizeof(std[0]); i++) {
         struct spec s = {"", ""};
@@ -259,6 +260,7 @@ char *harness_go_imports(const char *src)
             have = have || strcmp(spec_name(&specs[k]), spec_name(&s)) == 0;
         if (!have && go_uses(blank, spec_name(&s)))
             o += snprintf(out + o, cap - (size_t)o, "\t\"%s\"\n", s.path);
+        o = (size_t)o < cap ? o : (int)cap - 1;
     }
     snprintf(out + o, cap - (size_t)o, ")\n%s", body);
     free(body);
@@ -307,6 +309,16 @@ static const char *str_of(const struct json *p, const char *key)
     return json_str(json_get(p, key), &s) ? s : "";
 }
 
+bool harness_accepts(const struct json *p, const char *language)
+{
+    char base[32], pbase[32];
+    if (!language || !*language || strcmp(str_of(p, "kind"), "stdio") == 0)
+        return true;
+    base_language(language, base, sizeof(base));
+    base_language(str_of(p, "language"), pbase, sizeof(pbase));
+    return strcmp(base, pbase) == 0;
+}
+
 int harness_build(const struct json *p, const char *completion, const char *language, bool extract,
                   struct harness *h, char err[ERR_LEN])
 {
@@ -314,10 +326,9 @@ int harness_build(const struct json *p, const char *completion, const char *lang
     const char *kind = str_of(p, "kind"), *plang = str_of(p, "language");
     bool stdio = strcmp(kind, "stdio") == 0;
     const char *lang = language && *language ? language : plang;
-    char base[32], pbase[32];
+    char base[32];
     base_language(lang, base, sizeof(base));
-    base_language(plang, pbase, sizeof(pbase));
-    if (!stdio && strcmp(base, pbase) != 0)
+    if (!harness_accepts(p, language))
         return err_set(err, -EINVAL, "this problem's tests are %s: language must be %s", plang,
                        plang);
     if (!stdio)

@@ -32,6 +32,10 @@ int harness_build(const struct json *p, const char *completion, const char *lang
 
 void harness_fini(struct harness *h);
 
+/* Whether problem p can be judged in language (NULL or "": its own): any language for a
+ * stdin/stdout problem, the problem's language (go and go_test alike) for a harness. */
+bool harness_accepts(const struct json *p, const char *language);
+
 /* Go source with its package clauses and imports merged (see above); heap. Exposed for
  * tests. */
 char *harness_go_imports(const char *src);
