@@ -284,21 +284,57 @@ static char *cut_at_stop(const struct json *p, const char *completion)
     return strndup(completion, cut);
 }
 
-/* Extracted code loses its own main when the tests bring one (SandboxFusion cuts C++ at
- * `int main()`; the same holds for Go's and Rust's). */
-static void drop_own_main(const char *lang, const char *after, char *code)
+/* The end of the block that starts at line (the first '{' on or after it, to its matching
+ * '}', string and character literals and // comments skipped), past that line's newline. */
+static char *block_end(char *line)
 {
-    static const char *const mains[][2] = {
-        {"c", "int main"}, {"cpp", "int main"}, {"go", "func main("}, {"rust", "fn main("}};
-    for (size_t i = 0; i < sizeof(mains) / sizeof(mains[0]); i++) {
-        if (strcmp(lang, mains[i][0]) != 0 || !strstr(after, mains[i][1]))
+    int depth = 0;
+    bool opened = false;
+    for (char *p = line; *p; p++) {
+        if (*p == '"' || *p == '\'') {
+            char q = *p;
+            for (p++; *p && *p != q && *p != '\n'; p++)
+                p += *p == '\\' && p[1];
+            if (!*p)
+                break;
+        } else if (p[0] == '/' && p[1] == '/') {
+            while (p[1] && p[1] != '\n')
+                p++;
+        } else if (*p == '{') {
+            depth++;
+            opened = true;
+        } else if (*p == '}' && opened && --depth == 0) {
+            char *nl = strchr(p, '\n');
+            return nl ? nl + 1 : p + strlen(p);
+        }
+    }
+    return line + strlen(line);
+}
+
+/* Extracted code loses the top-level functions the tests bring themselves (SandboxFusion
+ * cuts C++ at `int main()`): main for C, C++ and Rust, and Go's Test functions, which would
+ * be declared twice. Go's main goes always: a test binary never runs it, and it calls what
+ * went (the answer's own Test functions). */
+static void drop_own_functions(const char *lang, const char *after, char *code)
+{
+    static const char *const own[][2] = {{"c", "int main"},
+                                         {"cpp", "int main"},
+                                         {"go", "func main("},
+                                         {"go", "func Test"},
+                                         {"rust", "fn main("}};
+    for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+        bool always = strcmp(own[i][1], "func main(") == 0;
+        if (strcmp(lang, own[i][0]) != 0 || (!always && !strstr(after, own[i][1])))
             continue;
-        for (char *p = code; p; p = strchr(p, '\n')) {
-            p += *p == '\n';
-            if (strncmp(p, mains[i][1], strlen(mains[i][1])) == 0) {
-                *p = '\0';
-                return;
+        size_t pl = strlen(own[i][1]);
+        for (char *p = code; *p;) {
+            if (strncmp(p, own[i][1], pl) == 0) {
+                char *end = block_end(p);
+                memmove(p, end, strlen(end) + 1);
+                continue;
             }
+            char *nl = strchr(p, '\n');
+            p = nl ? nl + 1 : p + strlen(p);
         }
     }
 }
@@ -307,6 +343,39 @@ static const char *str_of(const struct json *p, const char *key)
 {
     const char *s;
     return json_str(json_get(p, key), &s) ? s : "";
+}
+
+/* A whole Rust answer inside a module of its own: its `use` lines would clash with the
+ * preamble's (E0252), while in the module they shadow the `use super::*` glob, which still
+ * gives it everything the preamble imported. Its top-level items become pub (not main) and
+ * are glob-imported back, where the tests find them. */
+static char *rust_module(const char *code)
+{
+    static const char *const items[] = {"fn ",    "struct ", "enum ",  "type ",
+                                        "const ", "trait ",  "static "};
+    size_t n = strlen(code), cap = n * 2 + 256, o = 0;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    o += (size_t)snprintf(out, cap,
+                          "mod verdict_answer {\n#![allow(unused_imports, dead_code)]\n"
+                          "use super::*;\n");
+    for (const char *line = code; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+        for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++)
+            if (strncmp(line, items[i], strlen(items[i])) == 0 &&
+                strncmp(line, "fn main(", 8) != 0) {
+                memcpy(out + o, "pub ", 4);
+                o += 4;
+                break;
+            }
+        memcpy(out + o, line, len);
+        o += len;
+        line += len;
+    }
+    snprintf(out + o, cap - o, "\n}\npub use verdict_answer::*;\n");
+    return out;
 }
 
 bool harness_accepts(const struct json *p, const char *language)
@@ -341,7 +410,7 @@ int harness_build(const struct json *p, const char *completion, const char *lang
         h->code = ex.code;
         if (!stdio) {
             extract_postprocess(base, h->code);
-            drop_own_main(base, str_of(p, "after"), h->code);
+            drop_own_functions(base, str_of(p, "after"), h->code);
         }
     } else {
         h->code = stdio ? strdup(completion) : cut_at_stop(p, completion);
@@ -372,13 +441,21 @@ int harness_build(const struct json *p, const char *completion, const char *lang
     } else {
         bool whole = harness_defines(lang, h->code, str_of(p, "entry_point"));
         const char *prefix = str_of(p, whole ? "preamble" : "before");
+        const char *after = str_of(p, "after");
+        /* Tests that start by closing the prompt's open function (MultiPL-E) lose that brace
+         * when the completion brought a whole function of its own. */
+        if (whole && *skip_space(after) == '}')
+            after = skip_space(after) + 1;
+        char *own = whole && strcmp(base, "rust") == 0 ? rust_module(h->code) : NULL;
         char *code = NULL;
-        if (asprintf(&code, "%s%s%s", prefix, whole && *prefix ? "\n" : "", h->code) < 0)
+        if (asprintf(&code, "%s%s%s", prefix, whole && *prefix ? "\n" : "", own ? own : h->code) <
+            0)
             code = NULL;
+        free(own);
         if (code && strcmp(base, "go") == 0) {
             /* merged with the tests, since those use packages too (testing, assert) */
             char *joined = NULL, *fixed = NULL;
-            if (asprintf(&joined, "%s\n%s", code, str_of(p, "after")) >= 0)
+            if (asprintf(&joined, "%s\n%s", code, after) >= 0)
                 fixed = harness_go_imports(joined);
             free(joined);
             free(code);
@@ -388,8 +465,8 @@ int harness_build(const struct json *p, const char *completion, const char *lang
             h->program = code;
         } else if (code) {
             json_set_str(r, "code", code);
-            json_set_str(r, "harness", str_of(p, "after"));
-            if (asprintf(&h->program, "%s\n%s", code, str_of(p, "after")) < 0)
+            json_set_str(r, "harness", after);
+            if (asprintf(&h->program, "%s\n%s", code, after) < 0)
                 h->program = NULL;
             free(code);
         }

@@ -152,13 +152,56 @@ static void test_go_program(void)
                          "\treturn a + b\n}\n\nfunc main() { fmt.Println(Add(1, 2)) }\n```";
     ASSERT_INT_EQ(harness_build(p, answer, "go", true, &h, err), 0);
     const char *code = req_str(&h, "code");
-    ASSERT_TRUE(strstr(code, "func main") != NULL); /* go test allows a main in package main */
-    ASSERT_TRUE(strstr(code, "\"fmt\"") != NULL);   /* which uses fmt */
+    ASSERT_TRUE(strstr(code, "func main") == NULL);          /* a test binary never runs it: cut */
+    ASSERT_TRUE(strstr(code, "\"fmt\"") == NULL);            /* so fmt is unused: dropped */
     ASSERT_INT_EQ((int)(strstr(code, "import") - code), 14); /* merged after the package clause */
     ASSERT_TRUE(strstr(strstr(code, "import") + 1, "import") == NULL);
     ASSERT_TRUE(strstr(code, "\"testing\"") != NULL);
     ASSERT_TRUE(strstr(code, "func TestAdd") != NULL);
     ASSERT_STR_EQ(req_str(&h, "language"), "go_test");
+    harness_fini(&h);
+    json_free(p);
+}
+
+static void test_own_functions_dropped(void)
+{
+    /* MultiPL-E: the tests close the prompt's function ("}" first) and bring TestX; a whole
+     * answer brings its own function, TestX and main. */
+    struct json *p = problem(
+        "go_test", "add", "package add_test\n\nimport \"testing\"\n\nfunc add(a int) int {\n",
+        "package add_test\n\nimport \"testing\"\n\n",
+        "}\n\nfunc TestAdd(t *testing.T) {\n\tif add(1) != 2 {\n\t\tt.Fail()\n\t}\n}\n");
+    struct harness h;
+    char err[ERR_LEN];
+    const char *answer =
+        "```go\npackage main\n\nimport \"fmt\"\n\nfunc add(a int) int {\n\treturn a + 1\n}\n\n"
+        "func TestAdd(t *testing.T) {\n\tif add(2) != 3 { t.Fail() }\n}\n\n"
+        "func main() {\n\tfmt.Println(add(1), \"}\")\n}\n```";
+    ASSERT_INT_EQ(harness_build(p, answer, NULL, true, &h, err), 0);
+    const char *code = req_str(&h, "code");
+    ASSERT_TRUE(strstr(code, "add(2)") == NULL); /* the answer's TestAdd is gone */
+    ASSERT_TRUE(strstr(code, "func main") == NULL);
+    ASSERT_TRUE(strstr(code, "func TestAdd") != NULL);
+    ASSERT_TRUE(strstr(code, "}\n\n}") == NULL); /* the tests' leading brace is dropped */
+    ASSERT_TRUE(strstr(code, "package add_test") != NULL && strstr(code, "package main") == NULL);
+    harness_fini(&h);
+    json_free(p);
+
+    /* Rust: a whole answer with its own use lines goes into a module of its own. */
+    p = problem("rust", "f", "use std::collections::HashMap;\nfn f() -> i32 {\n",
+                "use std::collections::HashMap;\n", "}\nfn main() { assert_eq!(f(), 1); }\n");
+    ASSERT_INT_EQ(
+        harness_build(p,
+                      "```rust\nuse std::collections::HashMap;\nfn f() -> i32 {\n    1\n}\n"
+                      "fn main() {}\n```",
+                      NULL, true, &h, err),
+        0);
+    code = req_str(&h, "code");
+    ASSERT_TRUE(strstr(code, "mod verdict_answer {") != NULL);
+    ASSERT_TRUE(strstr(code, "pub fn f()") != NULL);
+    ASSERT_TRUE(strstr(code, "pub use verdict_answer::*;") != NULL);
+    ASSERT_TRUE(strstr(code, "fn main() {}") == NULL); /* the tests bring main */
+    ASSERT_STR_EQ(req_str(&h, "harness"), "\nfn main() { assert_eq!(f(), 1); }\n");
     harness_fini(&h);
     json_free(p);
 }
@@ -193,6 +236,7 @@ int main(void)
     TEST_RUN(test_build_continuation_and_whole);
     TEST_RUN(test_stop_tokens);
     TEST_RUN(test_go_program);
+    TEST_RUN(test_own_functions_dropped);
     TEST_RUN(test_stdio);
     return TEST_EXIT();
 }
