@@ -292,10 +292,10 @@ bool dataset_resolve(struct dataset_store *s, const char *name, char *out, size_
     return found;
 }
 
-/* Runs sql (binding the dataset's name, then text or a and b) and parses column 0 of each
- * row as a JSON document. */
+/* Runs sql, binding the dataset's name, then text, or a and b when a >= 0, and collects
+ * column 0 of each row: parsed as a JSON document (docs), or as a string. */
 static struct json *collect(struct dataset_store *s, const char *name, const char *sql,
-                            const char *text, long a, long b)
+                            const char *text, long a, long b, bool docs)
 {
     char real[80], err[ERR_LEN];
     if (!dataset_resolve(s, name, real, sizeof(real)))
@@ -305,14 +305,17 @@ static struct json *collect(struct dataset_store *s, const char *name, const cha
     pthread_mutex_lock(&s->lock);
     if (db_prepare(s->db, sql, &st, err) == 0) {
         db_bind_text(st, 1, real);
-        if (text)
+        if (text) {
             db_bind_text(st, 2, text);
-        else {
+        } else if (a >= 0) {
             db_bind_int(st, 2, a);
             db_bind_int(st, 3, b);
         }
         while (db_step(st, err) == 1)
-            json_push(arr, json_parse(db_text(st, 0)));
+            if (docs)
+                json_push(arr, json_parse(db_text(st, 0)));
+            else
+                json_push_str(arr, db_text(st, 0));
         db_finalize(st);
     }
     pthread_mutex_unlock(&s->lock);
@@ -322,7 +325,7 @@ static struct json *collect(struct dataset_store *s, const char *name, const cha
 struct json *dataset_problem(struct dataset_store *s, const char *name, const char *id)
 {
     struct json *arr =
-        collect(s, name, "SELECT doc FROM problem WHERE dataset = ?1 AND id = ?2", id, 0, 0);
+        collect(s, name, "SELECT doc FROM problem WHERE dataset = ?1 AND id = ?2", id, 0, 0, true);
     struct json *p = json_len(arr) == 1 ? json_dup(json_at(arr, 0)) : NULL;
     json_free(arr);
     return p;
@@ -332,24 +335,11 @@ struct json *dataset_problems(struct dataset_store *s, const char *name, long of
 {
     return collect(s, name,
                    "SELECT doc FROM problem WHERE dataset = ?1 ORDER BY seq LIMIT ?3 OFFSET ?2",
-                   NULL, offset < 0 ? 0 : offset, limit < 0 ? -1 : limit);
+                   NULL, offset < 0 ? 0 : offset, limit < 0 ? -1 : limit, true);
 }
 
 struct json *dataset_ids(struct dataset_store *s, const char *name)
 {
-    char real[80], err[ERR_LEN];
-    if (!dataset_resolve(s, name, real, sizeof(real)))
-        return NULL;
-    struct json *arr = json_array();
-    struct db_stmt *st;
-    pthread_mutex_lock(&s->lock);
-    if (db_prepare(s->db, "SELECT id FROM problem WHERE dataset = ?1 ORDER BY seq", &st, err) ==
-        0) {
-        db_bind_text(st, 1, real);
-        while (db_step(st, err) == 1)
-            json_push_str(arr, db_text(st, 0));
-        db_finalize(st);
-    }
-    pthread_mutex_unlock(&s->lock);
-    return arr;
+    return collect(s, name, "SELECT id FROM problem WHERE dataset = ?1 ORDER BY seq", NULL, -1, 0,
+                   false);
 }
