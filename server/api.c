@@ -434,22 +434,28 @@ struct judge_work {
     struct judge_request *req;
 };
 
-static void judge_work(void *arg)
+/* Counts a /v1/judge answer's verdicts and run times in the metrics. */
+void api_count_judged(struct api *a, const struct lang *l, const struct json *d)
 {
-    struct judge_work *w = arg;
-    struct json *d = judge_run(&w->api->env, w->req);
     const char *status;
     if (json_str(json_get(d, "status"), &status) && strcmp(status, "OK") != 0)
-        metrics_verdict(w->api->metrics, judge_language(w->req), status); /* CE or SE */
+        metrics_verdict(a->metrics, l, status); /* CE or SE */
     const struct json *tests = json_get(d, "tests");
     for (int i = 0; i < json_len(tests); i++) {
         const char *v;
         double ms;
         if (json_str(json_get(json_at(tests, i), "verdict"), &v))
-            metrics_verdict(w->api->metrics, judge_language(w->req), v);
+            metrics_verdict(a->metrics, l, v);
         if (json_num(json_get(json_at(tests, i), "wall_ms"), &ms))
-            metrics_observe(w->api->metrics, HIST_RUN, ms / 1000.0);
+            metrics_observe(a->metrics, HIST_RUN, ms / 1000.0);
     }
+}
+
+static void judge_work(void *arg)
+{
+    struct judge_work *w = arg;
+    struct json *d = judge_run(&w->api->env, w->req);
+    api_count_judged(w->api, judge_language(w->req), d);
     api_reply_json(w->api, w->x, 200, d);
     judge_request_free(w->req);
     free(w);

@@ -297,6 +297,7 @@ static void submit_work(void *arg)
 {
     struct submit_work *w = arg;
     struct json *d = judge_run(&w->api->env, w->req);
+    api_count_judged(w->api, judge_language(w->req), d);
     const char *status = "SE", *message = "";
     json_str(json_get(d, "status"), &status);
     json_str(json_get(d, "message"), &message);

@@ -33,6 +33,9 @@ void api_reply_422(struct api *a, struct http_exchange *x, const char *type, con
 /* 503 with Retry-After for a scheduler refusal (-EBUSY: queue full; else shutting down). */
 void api_reply_busy(struct api *a, struct http_exchange *x, int rc);
 
+/* Counts a /v1/judge answer's verdicts (per language l) and run times in the metrics. */
+void api_count_judged(struct api *a, const struct lang *l, const struct json *d);
+
 /* SandboxFusion's dataset routes (server/api_datasets.c). */
 void api_list_datasets(struct api *a, struct http_exchange *x);
 void api_list_ids(struct api *a, struct http_exchange *x);

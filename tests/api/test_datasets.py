@@ -166,3 +166,18 @@ def test_restart_does_not_parse_again(srv):
     finally:
         code, left = s.stop()
     assert code == 0 and not left
+
+
+def test_metrics_count_submissions(srv):
+    before = requests.get(srv.url + "/metrics", timeout=10).text
+    body = {"dataset": "humaneval", "id": "HumanEval/2", "config": {},
+            "completion": "```python\ndef truncate_number(number):\n    return number % 1.0\n```"}
+    assert srv.post("/submit", body).json()["accepted"] is True
+    after = requests.get(srv.url + "/metrics", timeout=10).text
+
+    def value(text, prefix):
+        return sum(float(l.rsplit(" ", 1)[1]) for l in text.splitlines() if l.startswith(prefix))
+    assert value(after, 'verdict_requests_total{route="/submit",status="200"}') == \
+        value(before, 'verdict_requests_total{route="/submit",status="200"}') + 1
+    assert value(after, 'verdict_verdicts_total{language="python",verdict="OK"}') == \
+        value(before, 'verdict_verdicts_total{language="python",verdict="OK"}') + 1
