@@ -165,6 +165,14 @@ int cache_open(const char *dir, uint64_t max_bytes, struct cache **out, char err
     *out = NULL;
     if (strlen(dir) > CACHE_PATH - 80 || dir[0] != '/')
         return err_set(err, -EINVAL, "cache directory must be an absolute path: %.200s", dir);
+    char parent[CACHE_PATH];
+    snprintf(parent, sizeof(parent), "%s", dir);
+    for (char *p = strchr(parent + 1, '/'); p; p = strchr(p + 1, '/')) {
+        *p = '\0'; /* the parents first (/var/cache/verdict on a fresh host) */
+        if (mkdir(parent, 0755) < 0 && errno != EEXIST)
+            return err_set(err, -errno, "create %.200s: %m", parent);
+        *p = '/';
+    }
     if (mkdir(dir, 0711) < 0 && errno != EEXIST)
         return err_set(err, -errno, "create cache directory %.200s: %m", dir);
     /* Jobs may open what they know the key of, but not list the directory. */

@@ -160,6 +160,21 @@ static void *race(void *arg)
     return NULL;
 }
 
+static void test_creates_parents(void)
+{
+    /* A fresh host has no /var/cache/verdict: the default directory's parents are made. */
+    fresh_root();
+    struct cache *c;
+    char err[ERR_LEN], dir[128];
+    snprintf(dir, sizeof(dir), "%s/var/cache/verdict/artifacts", root);
+    ASSERT_INT_EQ(cache_open(dir, 1 << 20, &c, err), 0);
+    struct stat st;
+    ASSERT_INT_EQ(stat(dir, &st), 0);
+    ASSERT_UINT_EQ(st.st_mode & 0777, 0711);
+    cache_close(c);
+    rm_root();
+}
+
 static void test_one_build_per_key(void)
 {
     fresh_root();
@@ -231,6 +246,7 @@ int main(void)
 {
     TEST_RUN(test_sha256);
     TEST_RUN(test_hit_miss);
+    TEST_RUN(test_creates_parents);
     TEST_RUN(test_one_build_per_key);
     TEST_RUN(test_lru);
     return TEST_EXIT();
