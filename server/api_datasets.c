@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,30 +22,30 @@
 #include "server/judge.h"
 #include "server/loader.h"
 
-/* The id as SandboxFusion shows it: a number when it is all digits. */
-static void set_id(struct json *o, const char *id)
+/* Whether id is all digits (SandboxFusion shows such ids as numbers, as MBPP's are). */
+static bool numeric_id(const char *id, long *v)
 {
     char *end;
-    long v = strtol(id, &end, 10);
-    if (*id && !*end && strlen(id) < 16 && isdigit((unsigned char)id[0]))
+    *v = strtol(id, &end, 10);
+    return *id && !*end && strlen(id) < 16 && isdigit((unsigned char)id[0]);
+}
+
+static void set_id(struct json *o, const char *id)
+{
+    long v;
+    if (numeric_id(id, &v))
         json_set_num(o, "id", (double)v);
     else
         json_set_str(o, "id", id);
 }
 
-/* The request's id (string or integer) as a string; false when absent. */
-static bool request_id(const struct json *body, char *out, size_t cap)
+static void push_id(struct json *arr, const char *id)
 {
-    const struct json *v = json_get(body, "id");
-    const char *s;
-    double d;
-    if (json_str(v, &s))
-        snprintf(out, cap, "%s", s);
-    else if (json_num(v, &d) && d == (double)(long long)d)
-        snprintf(out, cap, "%lld", (long long)d);
+    long v;
+    if (numeric_id(id, &v))
+        json_push_num(arr, (double)v);
     else
-        return false;
-    return true;
+        json_push_str(arr, id);
 }
 
 /* Parses a dataset request: the body, its config (an object when present) and dataset name.
@@ -79,64 +80,73 @@ static struct json *dataset_request(struct api *a, struct http_exchange *x,
     return NULL;
 }
 
-static void no_dataset(struct api *a, struct http_exchange *x, const char *dataset)
+/* config.provided_data: the problem's row inline (one), or a list of rows, normalised here.
+ * Replies itself and returns NULL on an error. */
+static struct json *provided_problems(struct api *a, struct http_exchange *x,
+                                      const struct json *provided, bool one)
 {
+    char err[ERR_LEN];
+    if (one ? !json_is_object(provided) : !json_is_array(provided)) {
+        api_reply_detail(a, x, 400,
+                         one ? "config.provided_data must be one problem row (an object)"
+                             : "config.provided_data must be a list of problem rows");
+        return NULL;
+    }
+    struct json *arr = json_array();
+    for (int i = 0; i < (one ? 1 : json_len(provided)); i++) {
+        struct json *p = NULL;
+        if (loader_record(one ? provided : json_at(provided, i), NULL, &p, err) < 0) {
+            json_free(arr);
+            char msg[ERR_LEN + 40];
+            snprintf(msg, sizeof(msg), "config.provided_data: %s", err);
+            api_reply_detail(a, x, 400, msg);
+            return NULL;
+        }
+        json_push(arr, p);
+    }
+    return arr;
+}
+
+/* The stored dataset a request names (an alias resolved into name); replies 400 when there
+ * is none. */
+static bool stored_dataset(struct api *a, struct http_exchange *x, const char *dataset,
+                           char name[80])
+{
+    if (a->cfg.datasets && dataset_resolve(a->cfg.datasets, dataset, name, 80))
+        return true;
     char msg[200];
     snprintf(msg, sizeof(msg), "no eval class found for dataset %.120s", dataset);
     api_reply_detail(a, x, 400, msg);
+    return false;
 }
 
-/* The problems a request names: config.provided_data (one row, or a list of rows when many
- * is true) normalised here, or else the stored dataset (all of it, or body.id). Replies
- * itself and returns NULL on an error. */
-static struct json *request_problems(struct api *a, struct http_exchange *x,
-                                     const struct json *body, const struct json *config,
-                                     const char *dataset, bool many, bool by_id)
+/* The one problem a request names (body.id), inline or stored. Replies itself and returns
+ * NULL on an error. */
+static struct json *request_problem(struct api *a, struct http_exchange *x, const struct json *body,
+                                    const struct json *config, const char *dataset)
 {
     const struct json *provided = json_get(config, "provided_data");
-    char err[ERR_LEN], id[256];
+    char name[80], id[256];
     if (provided && !json_is_null(provided)) {
-        if (many ? !json_is_array(provided) : !json_is_object(provided)) {
-            api_reply_detail(a, x, 400,
-                             many ? "config.provided_data must be a list of problem rows"
-                                  : "config.provided_data must be one problem row (an object)");
-            return NULL;
-        }
-        struct json *arr = json_array();
-        for (int i = 0; i < (many ? json_len(provided) : 1); i++) {
-            struct json *p = NULL;
-            if (loader_record(many ? json_at(provided, i) : provided, NULL, &p, err) < 0) {
-                json_free(arr);
-                char msg[ERR_LEN + 40];
-                snprintf(msg, sizeof(msg), "config.provided_data: %s", err);
-                api_reply_detail(a, x, 400, msg);
-                return NULL;
-            }
-            json_push(arr, p);
-        }
-        return arr;
-    }
-    char name[80];
-    if (!a->cfg.datasets || !dataset_resolve(a->cfg.datasets, dataset, name, sizeof(name))) {
-        no_dataset(a, x, dataset);
-        return NULL;
-    }
-    if (!by_id)
-        return dataset_problems(a->cfg.datasets, name, 0, -1);
-    if (!request_id(body, id, sizeof(id))) {
-        api_reply_422(a, x, "missing", "id", NULL, "Field required (the problem's id)");
-        return NULL;
-    }
-    struct json *p = dataset_problem(a->cfg.datasets, name, id), *arr = json_array();
-    if (!p) {
+        struct json *arr = provided_problems(a, x, provided, true);
+        struct json *p = json_dup(json_at(arr, 0));
         json_free(arr);
+        return p;
+    }
+    if (!stored_dataset(a, x, dataset, name))
+        return NULL;
+    if (!loader_id(json_get(body, "id"), id, sizeof(id))) {
+        api_reply_422(a, x, "missing", "id", NULL,
+                      "Field required (the problem's id: a string or an integer)");
+        return NULL;
+    }
+    struct json *p = dataset_problem(a->cfg.datasets, name, id);
+    if (!p) {
         char msg[400];
         snprintf(msg, sizeof(msg), "no problem %.200s in dataset %.120s", id, dataset);
         api_reply_detail(a, x, 404, msg);
-        return NULL;
     }
-    json_push(arr, p);
-    return arr;
+    return p;
 }
 
 static struct json *prompt_of(const struct json *p)
@@ -164,58 +174,88 @@ void api_list_datasets(struct api *a, struct http_exchange *x)
     api_reply_json(a, x, 200, names);
 }
 
-/* /list_ids, /get_prompts, /get_prompt_by_id: what differs is the shape of the answer. */
-static void prompts(struct api *a, struct http_exchange *x, int what)
+/* /get_prompts' window: rows i with offset <= i < offset + limit (SandboxFusion's default
+ * limit is a million), as the first row and a count (-1: to the end). */
+static void prompt_window(const struct json *body, long *first, long *count)
 {
-    enum { IDS, PROMPTS, ONE };
+    double offset = 0, limit = -1;
+    json_num(json_get(body, "offset"), &offset);
+    bool limited = json_num(json_get(body, "limit"), &limit);
+    double lo = ceil(offset < 0 ? 0 : offset), hi = ceil(offset + limit);
+    *first = (long)fmin(lo, 1e15);
+    *count = !limited ? -1 : hi > lo ? (long)fmin(hi - lo, 1e15) : 0;
+}
+
+/* /list_ids and /get_prompts: every problem's id or Prompt (a window of them for prompts),
+ * inline or stored; ids of a stored dataset come from its index, not its documents. */
+static void list_problems(struct api *a, struct http_exchange *x, bool ids)
+{
     const struct json *config;
     const char *dataset;
     struct json *body = dataset_request(a, x, &config, &dataset);
     if (!body)
         return;
-    struct json *ps = request_problems(a, x, body, config, dataset, what != ONE, what == ONE);
-    if (!ps) {
-        json_free(body);
-        return;
-    }
-    double offset = 0, limit = 1e12;
-    json_num(json_get(body, "offset"), &offset);
-    json_num(json_get(body, "limit"), &limit);
-    struct json *out = json_array();
-    for (int i = 0; i < json_len(ps); i++) {
-        if (what == PROMPTS && (i < offset || i >= offset + limit))
-            continue;
-        if (what == IDS) {
-            struct json *o = prompt_of(json_at(ps, i));
-            json_push(out, json_dup(json_get(o, "id")));
-            json_free(o);
+    long first = 0, count = -1;
+    if (!ids)
+        prompt_window(body, &first, &count);
+    const struct json *provided = json_get(config, "provided_data");
+    struct json *out = NULL, *ps = NULL;
+    char name[80];
+    if (provided && !json_is_null(provided)) {
+        if ((ps = provided_problems(a, x, provided, false)))
+            out = json_array();
+        for (long i = first; out && i < json_len(ps) && (count < 0 || i < first + count); i++) {
+            const char *id = "";
+            json_str(json_get(json_at(ps, (int)i), "id"), &id);
+            if (ids)
+                push_id(out, id);
+            else
+                json_push(out, prompt_of(json_at(ps, (int)i)));
+        }
+    } else if (stored_dataset(a, x, dataset, name)) {
+        out = json_array();
+        if (ids) {
+            struct json *all = dataset_ids(a->cfg.datasets, name);
+            for (int i = 0; i < json_len(all); i++) {
+                const char *id;
+                if (json_str(json_at(all, i), &id))
+                    push_id(out, id);
+            }
+            json_free(all);
         } else {
-            json_push(out, prompt_of(json_at(ps, i)));
+            ps = dataset_problems(a->cfg.datasets, name, first, count);
+            for (int i = 0; i < json_len(ps); i++)
+                json_push(out, prompt_of(json_at(ps, i)));
         }
     }
     json_free(ps);
     json_free(body);
-    if (what == ONE) {
-        struct json *one = json_dup(json_at(out, 0));
-        json_free(out);
-        out = one;
-    }
-    api_reply_json(a, x, 200, out);
+    if (out)
+        api_reply_json(a, x, 200, out);
 }
 
 void api_list_ids(struct api *a, struct http_exchange *x)
 {
-    prompts(a, x, 0);
+    list_problems(a, x, true);
 }
 
 void api_get_prompts(struct api *a, struct http_exchange *x)
 {
-    prompts(a, x, 1);
+    list_problems(a, x, false);
 }
 
 void api_get_prompt_by_id(struct api *a, struct http_exchange *x)
 {
-    prompts(a, x, 2);
+    const struct json *config;
+    const char *dataset;
+    struct json *body = dataset_request(a, x, &config, &dataset);
+    if (!body)
+        return;
+    struct json *p = request_problem(a, x, body, config, dataset);
+    json_free(body);
+    if (p)
+        api_reply_json(a, x, 200, prompt_of(p));
+    json_free(p);
 }
 
 struct submit_work {
@@ -324,17 +364,16 @@ void api_submit(struct api *a, struct http_exchange *x)
         json_free(body);
         return;
     }
-    struct json *ps = request_problems(a, x, body, config, dataset, false, true);
-    struct submit_work *w = ps ? calloc(1, sizeof(*w)) : NULL;
+    struct json *p = request_problem(a, x, body, config, dataset);
+    struct submit_work *w = p ? calloc(1, sizeof(*w)) : NULL;
     if (!w) {
-        if (ps)
+        if (p)
             api_reply_detail(a, x, 500, "out of memory");
-        json_free(ps);
+        json_free(p);
         json_free(body);
         return;
     }
-    *w = (struct submit_work){.api = a, .x = x, .problem = json_dup(json_at(ps, 0))};
-    json_free(ps);
+    *w = (struct submit_work){.api = a, .x = x, .problem = p};
     json_str(json_get(config, "language"), &language);
     bool freeform = true;
     extra = json_get(config, "extra");

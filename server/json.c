@@ -128,6 +128,11 @@ struct json *json_push_str(struct json *arr, const char *value)
     return arr ? json_push(arr, J(cJSON_CreateString(value ? value : ""))) : NULL;
 }
 
+struct json *json_push_num(struct json *arr, double value)
+{
+    return arr ? json_push(arr, J(cJSON_CreateNumber(value))) : NULL;
+}
+
 char *json_render(const struct json *j, bool pretty)
 {
     if (!j)

@@ -32,6 +32,7 @@ struct json *json_set_bytes(struct json *obj, const char *key, const void *data,
 /* Append to an array; return the appended child (borrowed) or NULL. */
 struct json *json_push(struct json *arr, struct json *child);
 struct json *json_push_str(struct json *arr, const char *value);
+struct json *json_push_num(struct json *arr, double value);
 
 /* Serialises the tree (pretty = indented) into a new heap string the caller frees with
  * free(); NULL on allocation failure or a NULL tree. */

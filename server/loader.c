@@ -50,17 +50,24 @@ static int need_str(const struct ctx *c, const struct json *rec, const char *fie
 }
 
 /* An id that is a string or an integer, as a string. */
-static int need_id(const struct ctx *c, const struct json *rec, const char *field, char *out,
-                   size_t cap)
+bool loader_id(const struct json *v, char *out, size_t cap)
 {
-    const struct json *v = json_get(rec, field);
     const char *s;
     double d;
-    if (json_str(v, &s) && *s && strlen(s) < cap)
+    if (json_str(v, &s) && strlen(s) < cap)
         snprintf(out, cap, "%s", s);
     else if (json_num(v, &d) && d == (double)(long long)d)
         snprintf(out, cap, "%lld", (long long)d);
     else
+        return false;
+    return true;
+}
+
+static int need_id(const struct ctx *c, const struct json *rec, const char *field, char *out,
+                   size_t cap)
+{
+    const struct json *v = json_get(rec, field);
+    if (!loader_id(v, out, cap) || !*out)
         return bad(c, field, v ? "must be a non-empty string or an integer" : "missing");
     return 0;
 }

@@ -29,6 +29,7 @@
 #ifndef VERDICT_LOADER_H
 #define VERDICT_LOADER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "runners/err.h"
@@ -46,6 +47,11 @@ int loader_read(const char *path, const char *format, struct json **problems, ch
  * NULL or "" to detect. Returns 0 with *problem (heap), or a negative errno with err. */
 int loader_record(const struct json *rec, const char *format, struct json **problem,
                   char err[ERR_LEN]);
+
+/* An id given as a string or an integer (SandboxFusion's rows and requests use both), as a
+ * string in out (cap bytes). False for another type, a non-integral number, or a string that
+ * does not fit. */
+bool loader_id(const struct json *v, char *out, size_t cap);
 
 /* The formats loader_read knows, comma-separated (for help and errors). */
 const char *loader_formats(void);

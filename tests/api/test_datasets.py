@@ -57,6 +57,8 @@ def test_get_prompts(srv):
     ps = srv.post("/get_prompts", {"dataset": "humaneval", "config": {}, "offset": 10, "limit": 3}).json()
     assert [p["id"] for p in ps] == ["HumanEval/10", "HumanEval/11", "HumanEval/12"]
     assert ps[0]["prompt"].startswith("\n\ndef is_palindrome") and isinstance(ps[0]["labels"], dict)
+    assert len(srv.post("/get_prompts", {"dataset": "humaneval", "config": {}, "offset": 160}).json()) == 4
+    assert srv.post("/get_prompts", {"dataset": "humaneval", "config": {}, "limit": -1}).json() == []
     one = srv.post("/get_prompt_by_id", {"dataset": "mbpp", "config": {}, "id": 11}).json()
     assert one["id"] == 11 and "Your code should pass these tests" in one["prompt"]
     r = srv.post("/get_prompt_by_id", {"dataset": "mbpp", "config": {}, "id": 99999})
@@ -130,6 +132,11 @@ def test_provided_data(srv):
     assert r["accepted"] is True and r["id"] == row["task_id"]
     ps = srv.post("/get_prompts", {"dataset": "anything", "config": {"provided_data": humaneval()[:3]}}).json()
     assert [p["id"] for p in ps] == ["HumanEval/0", "HumanEval/1", "HumanEval/2"]
+    ps = srv.post("/get_prompts", {"dataset": "anything", "offset": 1, "limit": 1,
+                                   "config": {"provided_data": humaneval()[:3]}}).json()
+    assert [p["id"] for p in ps] == ["HumanEval/1"]
+    ids = srv.post("/list_ids", {"dataset": "anything", "config": {"provided_data": humaneval()[:2]}}).json()
+    assert ids == ["HumanEval/0", "HumanEval/1"]
     r = srv.post("/submit", {"dataset": "anything", "id": 1, "completion": "x",
                              "config": {"provided_data": {"question": "?"}}})
     assert r.status_code == 400 and "unknown shape" in r.json()["detail"]
