@@ -36,7 +36,7 @@ struct sample {
     int problem; /* index into problems */
     int line;    /* in the samples file (0 for reference solutions) */
     const char *completion;
-    const char *language; /* NULL: the problem's */
+    const char *language; /* what it is judged in (resolved when read) */
     bool whole;           /* evalplus's "solution": the whole program */
     /* results */
     bool done, passed;
@@ -77,12 +77,6 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static const char *str_of(const struct json *j, const char *key)
-{
-    const char *s;
-    return json_str(json_get(j, key), &s) ? s : NULL;
-}
-
 static int find_problem(const struct bench *b, const char *id)
 {
     for (int i = 0; i < b->nproblems; i++)
@@ -93,8 +87,16 @@ static int find_problem(const struct bench *b, const char *id)
 
 /* ---- samples ------------------------------------------------------------------------------ */
 
+/* Adds s, its language resolved: the sample's own, else --language for a stdin/stdout
+ * problem, else the problem's. */
 static int add_sample(struct bench *b, struct sample s)
 {
+    const struct json *p = json_at(b->problems, s.problem);
+    const char *kind = json_get_str(p, "kind");
+    if (!s.language && b->o->language && kind && strcmp(kind, "stdio") == 0)
+        s.language = b->o->language;
+    if (!s.language)
+        s.language = json_get_str(p, "language");
     if (b->nsamples % 256 == 0) {
         struct sample *n = realloc(b->samples, (size_t)(b->nsamples + 256) * sizeof(*n));
         if (!n)
@@ -137,8 +139,8 @@ static int read_samples(struct bench *b, char err[ERR_LEN])
         if (strspn(line, " \t\r") == strlen(line))
             continue;
         struct json *s = json_parse(line);
-        const char *id = str_of(s, "task_id"), *code = str_of(s, "completion");
-        bool whole = !code && (code = str_of(s, "solution"));
+        const char *id = json_get_str(s, "task_id"), *code = json_get_str(s, "completion");
+        bool whole = !code && (code = json_get_str(s, "solution"));
         int p = id ? find_problem(b, id) : -1;
         if (!json_is_object(s))
             rc = err_set(err, -EINVAL, "%s: line %d: not a JSON object", b->o->samples, no);
@@ -152,9 +154,9 @@ static int read_samples(struct bench *b, char err[ERR_LEN])
             rc = err_set(err, -EINVAL,
                          "%s: line %d: field \"completion\" (or \"solution\"): missing",
                          b->o->samples, no);
-        else if (!harness_accepts(json_at(b->problems, p), str_of(s, "language")))
+        else if (!harness_accepts(json_at(b->problems, p), json_get_str(s, "language")))
             rc = err_set(err, -EINVAL, "%s: line %d: field \"language\": %s is judged in %s",
-                         b->o->samples, no, id, str_of(json_at(b->problems, p), "language"));
+                         b->o->samples, no, id, json_get_str(json_at(b->problems, p), "language"));
         if (rc < 0) {
             json_free(s);
             break;
@@ -163,7 +165,7 @@ static int read_samples(struct bench *b, char err[ERR_LEN])
         rc = add_sample(b, (struct sample){.problem = p,
                                            .line = no,
                                            .completion = code,
-                                           .language = str_of(s, "language"),
+                                           .language = json_get_str(s, "language"),
                                            .whole = whole});
     }
     free(text);
@@ -178,17 +180,17 @@ static int read_samples(struct bench *b, char err[ERR_LEN])
  * or the request's CE/SE; *test and *reason say where it failed. */
 static void verdict_of(const struct json *d, char v[8], int *test, const char **reason)
 {
-    const char *status = str_of(d, "status");
+    const char *status = json_get_str(d, "status");
     *test = -1;
-    *reason = str_of(d, json_get(d, "compile_output") ? "compile_output" : "message");
+    *reason = json_get_str(d, json_get(d, "compile_output") ? "compile_output" : "message");
     snprintf(v, 8, "%s", status ? status : "SE");
     const struct json *tests = json_get(d, "tests");
     for (int i = 0; status && strcmp(status, "OK") == 0 && i < json_len(tests); i++) {
-        const char *tv = str_of(json_at(tests, i), "verdict");
+        const char *tv = json_get_str(json_at(tests, i), "verdict");
         if (tv && strcmp(tv, "OK") != 0) {
             snprintf(v, 8, "%s", tv);
             *test = i;
-            *reason = str_of(json_at(tests, i), "reason");
+            *reason = json_get_str(json_at(tests, i), "reason");
             return;
         }
     }
@@ -248,13 +250,11 @@ static void record(struct bench *b, struct sample *s, const struct harness *h, c
 {
     int test = -1;
     const char *reason = fault;
-    const struct json *p = json_at(b->problems, s->problem);
-    const char *lang = s->language ? s->language : str_of(p, "language");
     if (d)
         verdict_of(d, s->verdict, &test, &reason);
     else
         snprintf(s->verdict, sizeof(s->verdict), "SE");
-    const struct lang *l = b->local ? lang_find(b->engine.langs, lang) : NULL;
+    const struct lang *l = b->local ? lang_find(b->engine.langs, s->language) : NULL;
     bool built = false;
     json_bool(json_get(json_get(d, "compile"), "ok"), &built);
     if (l && l->needs_gpu && b->engine.gpus == 0 && built && strcmp(s->verdict, "SE") == 0) {
@@ -266,7 +266,7 @@ static void record(struct bench *b, struct sample *s, const struct harness *h, c
     struct json *line = json_object();
     json_set_str(line, "task_id", b->ids[s->problem]);
     json_set_num(line, "sample", (double)(s - b->samples));
-    json_set_str(line, "language", lang);
+    json_set_str(line, "language", s->language);
     json_set_bool(line, "passed", s->passed);
     json_set_str(line, "verdict", s->verdict);
     if (test >= 0)
@@ -295,12 +295,11 @@ static void record(struct bench *b, struct sample *s, const struct harness *h, c
 static void judge_sample(struct bench *b, struct client *c, struct sample *s)
 {
     const struct json *p = json_at(b->problems, s->problem);
-    const char *lang = s->language ? s->language : b->o->language;
     bool extract = !s->whole && (b->o->extract || strstr(s->completion, "```"));
     struct harness h;
     char err[ERR_LEN] = "";
     double t0 = now_s();
-    if (harness_build(p, s->completion, lang, extract, &h, err) < 0) {
+    if (harness_build(p, s->completion, s->language, extract, &h, err) < 0) {
         record(b, s, NULL, NULL, err, 0);
         return;
     }
@@ -390,19 +389,15 @@ static struct json *summarise(struct bench *b, const int *ks, int nks, double se
         if (!s->passed) {
             struct json *f = json_push(failed, json_object());
             json_set_str(f, "task_id", b->ids[s->problem]);
-            json_set_str(f, "language",
-                         s->language ? s->language
-                                     : str_of(json_at(b->problems, s->problem), "language"));
+            json_set_str(f, "language", s->language);
             json_set_str(f, "verdict", s->verdict);
         }
     }
-    /* Problems without a judged sample are left out of pass@k. */
-    int *pn = calloc((size_t)b->nproblems, sizeof(int)),
-        *pc = calloc((size_t)b->nproblems, sizeof(int));
-    for (int i = 0; pn && pc && n && c && i < b->nproblems; i++)
+    /* Problems without a judged sample are left out of pass@k: n and c compacted. */
+    for (int i = 0; n && c && i < b->nproblems; i++)
         if (n[i] > 0) {
-            pn[with] = n[i];
-            pc[with++] = c[i];
+            n[with] = n[i];
+            c[with++] = c[i];
         }
     json_set_str(d, "dataset", b->o->dataset);
     json_set_num(d, "problems", b->nproblems);
@@ -413,7 +408,7 @@ static struct json *summarise(struct bench *b, const int *ks, int nks, double se
     for (int i = 0; i < nks; i++) {
         char key[16];
         int counted = 0;
-        double v = pn && pc ? passk_mean(pn, pc, with, ks[i], &counted) : NAN;
+        double v = n && c ? passk_mean(n, c, with, ks[i], &counted) : NAN;
         snprintf(key, sizeof(key), "%d", ks[i]);
         if (isnan(v) || counted < with)
             json_set_null(pk, key); /* some problem has fewer than k samples */
@@ -428,15 +423,13 @@ static struct json *summarise(struct bench *b, const int *ks, int nks, double se
     json_set(d, "failed", failed);
     free(n);
     free(c);
-    free(pn);
-    free(pc);
     return d;
 }
 
 static void print_table(const struct json *d, const int *ks, int nks)
 {
     double v;
-    printf("%-12s %s\n", "dataset", str_of(d, "dataset"));
+    printf("%-12s %s\n", "dataset", json_get_str(d, "dataset"));
     json_num(json_get(d, "problems_judged"), &v);
     double all = 0, judged = 0, samples = 0, secs = 0;
     json_num(json_get(d, "problems"), &all);
@@ -484,7 +477,7 @@ static int load(struct bench *b, char err[ERR_LEN])
     if (!(b->ids = calloc((size_t)b->nproblems + 1, sizeof(*b->ids))))
         return err_set(err, -ENOMEM, "out of memory");
     for (int i = 0; i < b->nproblems; i++)
-        b->ids[i] = str_of(json_at(b->problems, i), "id");
+        b->ids[i] = json_get_str(json_at(b->problems, i), "id");
     if (!b->o->reference)
         return read_samples(b, err);
     if (reference_samples(b) < 0)

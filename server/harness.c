@@ -339,10 +339,11 @@ static void drop_own_functions(const char *lang, const char *after, char *code)
     }
 }
 
+/* A string field of problem p, "" when absent. */
 static const char *str_of(const struct json *p, const char *key)
 {
-    const char *s;
-    return json_str(json_get(p, key), &s) ? s : "";
+    const char *s = json_get_str(p, key);
+    return s ? s : "";
 }
 
 /* A whole Rust answer inside a module of its own: its `use` lines would clash with the

@@ -146,6 +146,12 @@ struct json *json_parse(const char *text)
     return text ? J(cJSON_ParseWithOpts(text, NULL, 1)) : NULL;
 }
 
+const char *json_get_str(const struct json *j, const char *key)
+{
+    const char *s;
+    return json_str(json_get(j, key), &s) ? s : NULL;
+}
+
 struct json *json_child(struct json *j, const char *key)
 {
     return j && cJSON_IsObject(C(j)) ? J(cJSON_GetObjectItemCaseSensitive(C(j), key)) : NULL;

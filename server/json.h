@@ -47,6 +47,9 @@ const struct json *json_get(const struct json *j, const char *key);
 /* The same lookup, for changing the member in place. */
 struct json *json_child(struct json *j, const char *key);
 
+/* The string member key of object j, or NULL when absent or not a string. */
+const char *json_get_str(const struct json *j, const char *key);
+
 /* Typed reads; each returns false when j is NULL or of another type. */
 bool json_str(const struct json *j, const char **out);
 bool json_num(const struct json *j, double *out);

@@ -62,7 +62,6 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
 {
     const char *listen = o->listen ? o->listen : "127.0.0.1:8080";
     long cells = o->cells ? o->cells : 16;
-    const char *langs = o->languages ? o->languages : VERDICT_LANGUAGES_DIR;
     uint64_t max_header = o->max_header ? o->max_header : 32u << 10;
     int64_t idle_ms = o->idle_timeout_ms ? o->idle_timeout_ms : 600000;
     char host[64];
@@ -81,7 +80,7 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
     for (int i = 0; i < o->datasets.n; i++)
         if ((rc = dataset_import_dir(p->datasets, o->datasets.items[i], stderr, err)) < 0)
             return rc; /* a directory that is not there; a bad file is reported and skipped */
-    struct engine_config ec = {.languages = langs, .cache = o->cache, .cells = (int)cells};
+    struct engine_config ec = {.languages = o->languages, .cache = o->cache, .cells = (int)cells};
     if ((rc = engine_open(&ec, &p->engine, err)) < 0)
         return rc;
     int gpus = p->engine.gpus;

@@ -167,6 +167,20 @@ def test_own_problem_sets(env):
     assert d["verdicts"]["OK"] + d["verdicts"]["SKIP"] == d["judged"] == 2 * d["problems"]
 
 
+def test_language_option_for_stdio(env, tmp_path):
+    """--language names the language of stdin/stdout samples that name none."""
+    sol = os.path.join(ROOT, "problems", "stdio", "01-sum-of-pairs", "solutions")
+    write(tmp_path / "s.jsonl", [
+        {"task_id": "01-sum-of-pairs", "completion": open(os.path.join(sol, "c.c")).read()},
+        {"task_id": "01-sum-of-pairs", "completion": open(os.path.join(sol, "python.py")).read(),
+         "language": "python"}])
+    out = tmp_path / "out.jsonl"
+    d, _ = bench(env, "verdict_stdio", str(tmp_path / "s.jsonl"), "-k", "1", "--language", "c",
+                 "--out", str(out))
+    assert d["verdicts"]["OK"] == 2
+    assert sorted(json.loads(l)["language"] for l in open(out)) == ["c", "python"]
+
+
 def humaneval_rows():
     return [json.loads(l) for l in gzip.open(os.path.join(DATA, "HumanEval.jsonl.gz"), "rt")]
 
