@@ -36,7 +36,8 @@ test: asan release
 	ctest --preset release -j $(JOBS)
 
 format:
-	clang-format -i $$(find server runners tests benchmarks languages -name '*.[ch]' -not -path '*/sandbox/languages/*' 2>/dev/null)
+	clang-format -i $$(find server runners tests benchmarks languages -name '*.[ch]' -not -path '*/sandbox/languages/*' 2>/dev/null) \
+	    $$(find problems -name '*.c' -o -name '*.cpp')
 
 clean:
 	rm -rf build compile_commands.json

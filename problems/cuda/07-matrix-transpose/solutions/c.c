@@ -14,7 +14,10 @@ static uint32_t mix32(uint32_t x)
     return x;
 }
 
-static uint32_t gen(uint32_t seed, uint32_t t) { return mix32(seed + 0x9e3779b9U * t); }
+static uint32_t gen(uint32_t seed, uint32_t t)
+{
+    return mix32(seed + 0x9e3779b9U * t);
+}
 
 int main(void)
 {
