@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "server/extract.h"
+#include "server/datasets/extract.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "runners/cell.h"
-#include "server/gpu.h"
-#include "server/program.h"
+#include "server/judge/gpu.h"
+#include "server/judge/program.h"
 #include "test.h"
 
 static struct program_env env;

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "runners/cell.h"
-#include "server/program.h"
+#include "server/judge/program.h"
 #include "test.h"
 
 #define UID_BASE 60200

@@ -1,8 +1,8 @@
 /* Unit tests for server/sha256 (FIPS 180-4 vectors) and server/cache: hits and misses, one
  * build per key under concurrency, LRU eviction that spares pinned entries, recovery of a
  * store left by a crash. */
-#include "server/cache.h"
-#include "server/sha256.h"
+#include "server/judge/cache.h"
+#include "server/util/sha256.h"
 #include "test.h"
 
 #include <errno.h>

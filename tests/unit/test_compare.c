@@ -1,6 +1,6 @@
 /* Unit tests for server/compare: each mode on tricky text (CRLF, no final newline, trailing
  * blanks, NaN/inf, huge lines, invalid UTF-8, NUL bytes, regex anchoring and ReDoS). */
-#include "server/compare.h"
+#include "server/judge/compare.h"
 #include "test.h"
 
 #include <errno.h>

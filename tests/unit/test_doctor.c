@@ -1,7 +1,7 @@
 /* Unit tests for server/doctor: kernel release and capability parsing, the ready verdict,
  * and both renderings, on reports built by hand (no probes run). */
-#include "server/doctor.h"
-#include "server/json.h"
+#include "server/cli/doctor.h"
+#include "server/util/json.h"
 #include "test.h"
 
 #include <errno.h>

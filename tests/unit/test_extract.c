@@ -1,6 +1,6 @@
 /* Unit tests for server/extract (code from LLM completions) and server/regex under it. */
-#include "server/extract.h"
-#include "server/regex.h"
+#include "server/datasets/extract.h"
+#include "server/util/regex.h"
 #include "test.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* Unit tests for server/harness: entry-point detection, Go import merging, and programs
  * assembled from problems in server/loader's model (continuations, whole definitions,
  * extraction, stop tokens, stdin/stdout problems). */
-#include "server/harness.h"
+#include "server/datasets/harness.h"
 #include "test.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* Unit tests for server/json: building, rendering, parsing and typed reads. */
-#include "server/json.h"
+#include "server/util/json.h"
 #include "test.h"
 
 static void test_build_render(void)

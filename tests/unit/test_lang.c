@@ -1,6 +1,6 @@
 /* Unit tests for server/lang: every shipped template loads; bad templates are refused with
  * the file and the field named; names and aliases resolve case-insensitively. */
-#include "server/lang.h"
+#include "server/judge/lang.h"
 #include "test.h"
 
 #include <errno.h>

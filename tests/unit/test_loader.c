@@ -1,8 +1,8 @@
 /* Unit tests for server/loader and server/dataset on small files written here: each source
  * format normalised, errors naming file, line and field, gzip, problem directories, names
  * for a datasets directory, and imports that are all-or-nothing and skipped when unchanged. */
-#include "server/dataset.h"
-#include "server/loader.h"
+#include "server/datasets/dataset.h"
+#include "server/datasets/loader.h"
 #include "test.h"
 
 #include <errno.h>

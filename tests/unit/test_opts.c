@@ -1,5 +1,5 @@
 /* Unit tests for server/opts: the table-driven flag parser and its value parsers. */
-#include "server/opts.h"
+#include "server/util/opts.h"
 #include "test.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* Unit tests for server/passk against hand-computed values and the binomial formula. */
-#include "server/passk.h"
+#include "server/datasets/passk.h"
 #include "test.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /* Unit tests for server/toolchain: picking the version line out of real version outputs, and
  * reading rustup's default toolchain; plus one live probe of the table. */
-#include "server/toolchain.h"
+#include "server/judge/toolchain.h"
 #include "test.h"
 
 #include <errno.h>

@@ -1,0 +1,595 @@
+/*
+ * bench: samples -> judge requests (server/harness) -> workers -> results.
+ *
+ * Workers take the next sample from a shared counter until the samples run out or a stop is
+ * asked for, so an interrupt leaves no half-queued work: each worker finishes the sample it
+ * holds. Results are written (and flushed) as they come, in completion order.
+ */
+#include "server/cli/bench.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build_info.h"
+#include "server/datasets/dataset.h"
+#include "server/datasets/harness.h"
+#include "server/datasets/passk.h"
+#include "server/http/client.h"
+#include "server/judge/engine.h"
+#include "server/judge/judge.h"
+#include "server/util/slurp.h"
+
+#define EXIT_FAIL 1
+#define EXIT_SE   3
+#define EXIT_INT  130
+#define MAX_KS    16
+
+struct sample {
+    int problem; /* index into problems */
+    int line;    /* in the samples file (0 for reference solutions) */
+    const char *completion;
+    const char *language; /* what it is judged in (resolved when read) */
+    bool whole;           /* evalplus's "solution": the whole program */
+    /* results */
+    bool done, passed;
+    char verdict[8];
+};
+
+struct bench {
+    const struct bench_opts *o;
+    struct json *problems, *samples_doc;
+    int nproblems, nsamples;
+    struct sample *samples;
+    const char **ids; /* problems' ids, for lookup */
+    struct engine engine;
+    bool local;
+    atomic_int next, finished, passed;
+    atomic_int live; /* workers still running */
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    FILE *out;
+    int se;
+    double started;
+};
+
+static volatile sig_atomic_t interrupted;
+static atomic_bool stopping;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+    signal(SIGINT, SIG_DFL); /* a second one ends the process */
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int find_problem(const struct bench *b, const char *id)
+{
+    for (int i = 0; i < b->nproblems; i++)
+        if (strcmp(b->ids[i], id) == 0)
+            return i;
+    return -1;
+}
+
+/* ---- samples ------------------------------------------------------------------------------ */
+
+/* Adds s, its language resolved: the sample's own, else --language for a stdin/stdout
+ * problem, else the problem's. */
+static int add_sample(struct bench *b, struct sample s)
+{
+    const struct json *p = json_at(b->problems, s.problem);
+    const char *kind = json_get_str(p, "kind");
+    if (!s.language && b->o->language && kind && strcmp(kind, "stdio") == 0)
+        s.language = b->o->language;
+    if (!s.language)
+        s.language = json_get_str(p, "language");
+    if (b->nsamples % 256 == 0) {
+        struct sample *n = realloc(b->samples, (size_t)(b->nsamples + 256) * sizeof(*n));
+        if (!n)
+            return -ENOMEM;
+        b->samples = n;
+    }
+    b->samples[b->nsamples++] = s;
+    return 0;
+}
+
+static int reference_samples(struct bench *b)
+{
+    for (int i = 0; i < b->nproblems; i++) {
+        const struct json *sols = json_get(json_at(b->problems, i), "solutions");
+        for (int k = 0; k < json_members(sols); k++) {
+            const struct json *m = json_member(sols, k);
+            const char *code;
+            if (json_str(m, &code) &&
+                add_sample(b, (struct sample){
+                                  .problem = i, .completion = code, .language = json_key(m)}) < 0)
+                return -ENOMEM;
+        }
+    }
+    return 0;
+}
+
+static int read_samples(struct bench *b, char err[ERR_LEN])
+{
+    char *text;
+    size_t len;
+    int rc = slurp(b->o->samples, 1u << 30, &text, &len, err);
+    if (rc < 0)
+        return rc;
+    b->samples_doc = json_array();
+    int no = 0;
+    for (char *line = text, *nl; rc == 0 && line < text + len; line = nl ? nl + 1 : text + len) {
+        no++;
+        if ((nl = strchr(line, '\n')))
+            *nl = '\0';
+        if (strspn(line, " \t\r") == strlen(line))
+            continue;
+        struct json *s = json_parse(line);
+        const char *id = json_get_str(s, "task_id"), *code = json_get_str(s, "completion");
+        bool whole = !code && (code = json_get_str(s, "solution"));
+        int p = id ? find_problem(b, id) : -1;
+        if (!json_is_object(s))
+            rc = err_set(err, -EINVAL, "%s: line %d: not a JSON object", b->o->samples, no);
+        else if (!id)
+            rc =
+                err_set(err, -EINVAL, "%s: line %d: field \"task_id\": missing", b->o->samples, no);
+        else if (p < 0)
+            rc = err_set(err, -EINVAL, "%s: line %d: field \"task_id\": \"%.80s\" is not in %s",
+                         b->o->samples, no, id, b->o->dataset);
+        else if (!code)
+            rc = err_set(err, -EINVAL,
+                         "%s: line %d: field \"completion\" (or \"solution\"): missing",
+                         b->o->samples, no);
+        else if (!harness_accepts(json_at(b->problems, p), json_get_str(s, "language")))
+            rc = err_set(err, -EINVAL, "%s: line %d: field \"language\": %s is judged in %s",
+                         b->o->samples, no, id, json_get_str(json_at(b->problems, p), "language"));
+        if (rc < 0) {
+            json_free(s);
+            break;
+        }
+        json_push(b->samples_doc, s); /* owns the strings the sample borrows */
+        rc = add_sample(b, (struct sample){.problem = p,
+                                           .line = no,
+                                           .completion = code,
+                                           .language = json_get_str(s, "language"),
+                                           .whole = whole});
+    }
+    free(text);
+    if (rc == 0 && b->nsamples == 0)
+        rc = err_set(err, -EINVAL, "%s: no samples", b->o->samples);
+    return rc;
+}
+
+/* ---- judging ----------------------------------------------------------------------------- */
+
+/* The sample's verdict from a /v1/judge response: OK, or the first failing test's verdict,
+ * or the request's CE/SE; *test and *reason say where it failed. */
+static void verdict_of(const struct json *d, char v[8], int *test, const char **reason)
+{
+    const char *status = json_get_str(d, "status");
+    *test = -1;
+    *reason = json_get_str(d, json_get(d, "compile_output") ? "compile_output" : "message");
+    snprintf(v, 8, "%s", status ? status : "SE");
+    const struct json *tests = json_get(d, "tests");
+    for (int i = 0; status && strcmp(status, "OK") == 0 && i < json_len(tests); i++) {
+        const char *tv = json_get_str(json_at(tests, i), "verdict");
+        if (tv && strcmp(tv, "OK") != 0) {
+            snprintf(v, 8, "%s", tv);
+            *test = i;
+            *reason = json_get_str(json_at(tests, i), "reason");
+            return;
+        }
+    }
+    double passed = 0, total = 0;
+    if (strcmp(v, "OK") == 0 && json_num(json_get(d, "passed"), &passed) &&
+        json_num(json_get(d, "total"), &total) && (passed != total || total == 0))
+        snprintf(v, 8, "WA");
+}
+
+static struct json *judge_local(struct bench *b, const struct json *req, char err[ERR_LEN])
+{
+    struct judge_request *r;
+    struct judge_error e;
+    if (judge_parse(b->engine.langs, req, &r, &e) < 0) {
+        err_set(err, -EINVAL, "%s (at %s%s%s)", e.msg, e.loc[0], e.nloc > 1 ? "." : "",
+                e.nloc > 1 ? e.loc[1] : "");
+        return NULL;
+    }
+    struct json *d = judge_run(&b->engine.env, r);
+    judge_request_free(r);
+    return d;
+}
+
+static struct json *judge_remote(struct client *c, const struct json *req, char err[ERR_LEN])
+{
+    char *body = json_render(req, false), *reply = NULL;
+    size_t len;
+    if (!body) {
+        err_set(err, -ENOMEM, "out of memory");
+        return NULL;
+    }
+    int status = 0;
+    for (int attempt = 0; attempt < 30; attempt++) { /* 503: the queue is full; wait */
+        status = client_post(c, "/v1/judge", body, strlen(body), 600, &reply, &len, err);
+        if (status != 503)
+            break;
+        free(reply);
+        reply = NULL;
+        sleep(1);
+    }
+    free(body);
+    if (status < 0)
+        return NULL;
+    struct json *d = json_parse(reply);
+    if (status != 200 || !d)
+        err_set(err, -EPROTO, "the server answered %d: %.150s", status, reply ? reply : "");
+    free(reply);
+    if (status != 200) {
+        json_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+static void record(struct bench *b, struct sample *s, const struct harness *h, const struct json *d,
+                   const char *fault, double seconds)
+{
+    int test = -1;
+    const char *reason = fault;
+    if (d)
+        verdict_of(d, s->verdict, &test, &reason);
+    else
+        snprintf(s->verdict, sizeof(s->verdict), "SE");
+    const struct lang *l = b->local ? lang_find(b->engine.langs, s->language) : NULL;
+    bool built = false;
+    json_bool(json_get(json_get(d, "compile"), "ok"), &built);
+    if (l && l->needs_gpu && b->engine.gpus == 0 && built && strcmp(s->verdict, "SE") == 0) {
+        /* compiled, but there is no GPU to run it on: neither a pass nor a failure */
+        snprintf(s->verdict, sizeof(s->verdict), "SKIP");
+        reason = "no GPU on this machine (compiled, not run)";
+    }
+    s->passed = strcmp(s->verdict, "OK") == 0;
+    struct json *line = json_object();
+    json_set_str(line, "task_id", b->ids[s->problem]);
+    json_set_num(line, "sample", (double)(s - b->samples));
+    json_set_str(line, "language", s->language);
+    json_set_bool(line, "passed", s->passed);
+    json_set_str(line, "verdict", s->verdict);
+    if (test >= 0)
+        json_set_num(line, "failed_test", test);
+    if (!s->passed)
+        json_set_str(line, "reason", reason ? reason : "");
+    if (h && h->extracted_type)
+        json_set_str(line, "extracted_type", h->extracted_type);
+    json_set_num(line, "seconds", round(seconds * 1000) / 1000);
+    char *text = json_render(line, false);
+    json_free(line);
+    pthread_mutex_lock(&b->lock);
+    s->done = true;
+    b->se += strcmp(s->verdict, "SE") == 0;
+    if (b->out && text) {
+        fprintf(b->out, "%s\n", text);
+        fflush(b->out);
+    }
+    atomic_fetch_add(&b->finished, 1);
+    atomic_fetch_add(&b->passed, s->passed);
+    pthread_cond_broadcast(&b->changed);
+    pthread_mutex_unlock(&b->lock);
+    free(text);
+}
+
+static void judge_sample(struct bench *b, struct client *c, struct sample *s)
+{
+    const struct json *p = json_at(b->problems, s->problem);
+    bool extract = !s->whole && (b->o->extract || strstr(s->completion, "```"));
+    struct harness h;
+    char err[ERR_LEN] = "";
+    double t0 = now_s();
+    if (harness_build(p, s->completion, s->language, extract, &h, err) < 0) {
+        record(b, s, NULL, NULL, err, 0);
+        return;
+    }
+    struct json *d = b->local ? judge_local(b, h.request, err) : judge_remote(c, h.request, err);
+    record(b, s, &h, d, err, now_s() - t0);
+    json_free(d);
+    harness_fini(&h);
+}
+
+static void *worker(void *arg)
+{
+    struct bench *b = arg;
+    struct client *c = NULL;
+    char err[ERR_LEN];
+    if (!b->local && client_new(b->o->server, &c, err) < 0)
+        return NULL;
+    for (;;) {
+        int i = atomic_fetch_add(&b->next, 1);
+        if (i >= b->nsamples || atomic_load(&stopping))
+            break;
+        judge_sample(b, c, &b->samples[i]);
+    }
+    client_free(c);
+    pthread_mutex_lock(&b->lock);
+    atomic_fetch_sub(&b->live, 1);
+    pthread_cond_broadcast(&b->changed);
+    pthread_mutex_unlock(&b->lock);
+    return NULL;
+}
+
+/* ---- progress and summary ------------------------------------------------------------------ */
+
+static void progress(struct bench *b, bool tty, bool last)
+{
+    static int shown = -1;
+    int done = atomic_load(&b->finished), n = b->nsamples;
+    double t = now_s() - b->started, rate = t > 0 ? done / t : 0;
+    if (tty) {
+        int width = 30, fill = n ? done * width / n : width;
+        fprintf(stderr, "\r[%.*s%*s] %d/%d  passed %d  %.1f/s  ETA %.0f s   ", fill,
+                "==============================", width - fill, "", done, n,
+                atomic_load(&b->passed), rate, rate > 0 ? (n - done) / rate : 0.0);
+        if (last)
+            fputc('\n', stderr);
+    } else if (last || (n >= 10 && done * 10 / n != shown)) {
+        shown = n >= 10 ? done * 10 / n : shown;
+        fprintf(stderr, "bench: %d/%d samples judged, %d passed, %.1f s\n", done, n,
+                atomic_load(&b->passed), t);
+    }
+    fflush(stderr);
+}
+
+static int parse_ks(const char *s, int ks[MAX_KS])
+{
+    int n = 0;
+    for (const char *p = s; *p && n < MAX_KS;) {
+        char *end;
+        long k = strtol(p, &end, 10);
+        if (end == p || k < 1 || k > 100000 || (*end && *end != ','))
+            return -EINVAL;
+        ks[n++] = (int)k;
+        p = *end ? end + 1 : end;
+    }
+    return n ? n : -EINVAL;
+}
+
+static const char *const verdicts[] = {"OK", "WA", "TLE", "MLE", "OLE", "RE", "CE", "SE", "SKIP"};
+#define NVERDICTS (int)(sizeof(verdicts) / sizeof(verdicts[0]))
+
+static struct json *summarise(struct bench *b, const int *ks, int nks, double seconds)
+{
+    int *n = calloc((size_t)b->nproblems, sizeof(int)),
+        *c = calloc((size_t)b->nproblems, sizeof(int));
+    int counts[NVERDICTS] = {0}, judged = 0, with = 0;
+    struct json *d = json_object(), *failed = json_array();
+    for (int i = 0; n && c && i < b->nsamples; i++) {
+        struct sample *s = &b->samples[i];
+        if (!s->done)
+            continue;
+        judged++;
+        for (int v = 0; v < NVERDICTS; v++)
+            counts[v] += strcmp(s->verdict, verdicts[v]) == 0;
+        if (strcmp(s->verdict, "SKIP") == 0)
+            continue; /* not run: left out of pass@k */
+        n[s->problem]++;
+        c[s->problem] += s->passed;
+        if (!s->passed) {
+            struct json *f = json_push(failed, json_object());
+            json_set_str(f, "task_id", b->ids[s->problem]);
+            json_set_str(f, "language", s->language);
+            json_set_str(f, "verdict", s->verdict);
+        }
+    }
+    /* Problems without a judged sample are left out of pass@k: n and c compacted. */
+    for (int i = 0; n && c && i < b->nproblems; i++)
+        if (n[i] > 0) {
+            n[with] = n[i];
+            c[with++] = c[i];
+        }
+    json_set_str(d, "dataset", b->o->dataset);
+    json_set_num(d, "problems", b->nproblems);
+    json_set_num(d, "problems_judged", with);
+    json_set_num(d, "samples", b->nsamples);
+    json_set_num(d, "judged", judged);
+    struct json *pk = json_set(d, "pass_at_k", json_object());
+    for (int i = 0; i < nks; i++) {
+        char key[16];
+        int counted = 0;
+        double v = n && c ? passk_mean(n, c, with, ks[i], &counted) : NAN;
+        snprintf(key, sizeof(key), "%d", ks[i]);
+        if (isnan(v) || counted < with)
+            json_set_null(pk, key); /* some problem has fewer than k samples */
+        else
+            json_set_num(pk, key, v);
+    }
+    struct json *mix = json_set(d, "verdicts", json_object());
+    for (int v = 0; v < NVERDICTS; v++)
+        json_set_num(mix, verdicts[v], counts[v]);
+    json_set_num(d, "seconds", round(seconds * 100) / 100);
+    json_set_bool(d, "interrupted", judged < b->nsamples);
+    json_set(d, "failed", failed);
+    free(n);
+    free(c);
+    return d;
+}
+
+static void print_table(const struct json *d, const int *ks, int nks)
+{
+    double v;
+    printf("%-12s %s\n", "dataset", json_get_str(d, "dataset"));
+    json_num(json_get(d, "problems_judged"), &v);
+    double all = 0, judged = 0, samples = 0, secs = 0;
+    json_num(json_get(d, "problems"), &all);
+    json_num(json_get(d, "judged"), &judged);
+    json_num(json_get(d, "samples"), &samples);
+    json_num(json_get(d, "seconds"), &secs);
+    printf("%-12s %.0f of %.0f\n", "problems", v, all);
+    printf("%-12s %.0f of %.0f judged%s\n", "samples", judged, samples,
+           judged < samples ? " (interrupted)" : "");
+    for (int i = 0; i < nks; i++) {
+        char key[16], label[16];
+        snprintf(key, sizeof(key), "%d", ks[i]);
+        snprintf(label, sizeof(label), "pass@%d", ks[i]);
+        const struct json *p = json_get(json_get(d, "pass_at_k"), key);
+        if (json_num(p, &v))
+            printf("%-12s %.4f\n", label, v);
+        else
+            printf("%-12s n/a (a problem has fewer than %d samples)\n", label, ks[i]);
+    }
+    printf("%-12s", "verdicts");
+    const struct json *mix = json_get(d, "verdicts");
+    for (int i = 0; i < NVERDICTS; i++)
+        if (json_num(json_get(mix, verdicts[i]), &v) && v > 0)
+            printf(" %s %.0f", verdicts[i], v);
+    printf("\n%-12s %.1f s (%.1f samples/s)\n", "time", secs, secs > 0 ? judged / secs : 0);
+}
+
+/* ---- main -------------------------------------------------------------------------------------
+ */
+
+static int load(struct bench *b, char err[ERR_LEN])
+{
+    struct dataset_store *st;
+    int rc = dataset_open(b->o->db, &st, err);
+    if (rc < 0)
+        return rc;
+    b->problems = dataset_problems(st, b->o->dataset, 0, -1);
+    dataset_close(st);
+    if (!b->problems)
+        return err_set(err, -ENOENT,
+                       "no dataset \"%.80s\" (see verdict datasets list; import with verdict "
+                       "datasets import NAME PATH)",
+                       b->o->dataset);
+    b->nproblems = json_len(b->problems);
+    if (!(b->ids = calloc((size_t)b->nproblems + 1, sizeof(*b->ids))))
+        return err_set(err, -ENOMEM, "out of memory");
+    for (int i = 0; i < b->nproblems; i++)
+        b->ids[i] = json_get_str(json_at(b->problems, i), "id");
+    if (!b->o->reference)
+        return read_samples(b, err);
+    if (reference_samples(b) < 0)
+        return err_set(err, -ENOMEM, "out of memory");
+    return b->nsamples > 0 ? 0
+                           : err_set(err, -ENOENT, "%s has no reference solutions", b->o->dataset);
+}
+
+int bench_main(const struct bench_opts *o)
+{
+    struct bench b = {.o = o};
+    int ks[MAX_KS], nks = parse_ks(o->ks ? o->ks : "1,10,100", ks), rc = 0;
+    char err[ERR_LEN] = "";
+    bool json_summary = o->summary && strcmp(o->summary, "json") == 0;
+    if (nks < 0) {
+        fprintf(stderr, "verdict bench: -k: expected k values like 1,10,100\n");
+        return EXIT_FAIL;
+    }
+    if (o->summary && !json_summary && strcmp(o->summary, "text") != 0) {
+        fprintf(stderr, "verdict bench: --summary: text or json\n");
+        return EXIT_FAIL;
+    }
+    pthread_mutex_init(&b.lock, NULL);
+    pthread_cond_init(&b.changed, NULL);
+    b.local = !o->server;
+    if ((rc = load(&b, err)) == 0 && o->out && !(b.out = fopen(o->out, "w")))
+        rc = err_set(err, -errno, "%s: %m", o->out);
+    long jobs = o->jobs > 0 ? o->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+    if (rc == 0 && b.local) {
+        if (geteuid() != 0)
+            rc = err_set(err, -EPERM,
+                         "judging locally needs root (cells use namespaces and "
+                         "cgroups), or use --server URL");
+        else
+            rc = engine_open(&(struct engine_config){.languages = o->languages,
+                                                     .cache = o->cache,
+                                                     .cells = (int)jobs},
+                             &b.engine, err);
+        jobs += b.engine.gpus;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "verdict bench: %s\n", err);
+        json_free(b.problems);
+        json_free(b.samples_doc);
+        free(b.samples);
+        free(b.ids);
+        if (b.out)
+            fclose(b.out);
+        return EXIT_FAIL;
+    }
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &block, &old); /* workers never take SIGINT */
+    b.started = now_s();
+    int nworkers = (int)(jobs < b.nsamples ? jobs : b.nsamples);
+    pthread_t *threads = calloc((size_t)nworkers, sizeof(*threads));
+    int started = 0;
+    atomic_store(&b.live, nworkers);
+    for (int i = 0; threads && i < nworkers; i++)
+        started += pthread_create(&threads[i], NULL, worker, &b) == 0;
+    atomic_fetch_sub(&b.live, nworkers - started);
+    struct sigaction sa = {.sa_handler = on_sigint};
+    sigaction(SIGINT, &sa, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    bool tty = isatty(STDERR_FILENO);
+    pthread_mutex_lock(&b.lock);
+    while (atomic_load(&b.live) > 0) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 250 * 1000000L;
+        if (until.tv_nsec >= 1000000000L)
+            until.tv_sec++, until.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&b.changed, &b.lock, &until);
+        pthread_mutex_unlock(&b.lock);
+        progress(&b, tty, false);
+        if (interrupted && !atomic_exchange(&stopping, true))
+            fprintf(stderr,
+                    "%sverdict bench: interrupted; finishing the samples being judged "
+                    "(again to quit now)\n",
+                    tty ? "\n" : "");
+        pthread_mutex_lock(&b.lock);
+    }
+    pthread_mutex_unlock(&b.lock);
+    for (int i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    free(threads);
+    progress(&b, tty, true);
+    struct json *d = summarise(&b, ks, nks, now_s() - b.started);
+    if (json_summary) {
+        char *text = json_render(d, true);
+        printf("%s\n", text ? text : "{}");
+        free(text);
+    } else {
+        print_table(d, ks, nks);
+    }
+    if (b.se)
+        fprintf(stderr,
+                "verdict bench: %d samples met a sandbox error (SE), not counted as "
+                "the programs' fault: see the reasons in --out\n",
+                b.se);
+    json_free(d);
+    if (b.local)
+        engine_close(&b.engine);
+    if (b.out)
+        fclose(b.out);
+    int exit_code = interrupted ? EXIT_INT : b.se ? EXIT_SE : 0;
+    json_free(b.problems);
+    json_free(b.samples_doc);
+    free(b.samples);
+    free(b.ids);
+    pthread_cond_destroy(&b.changed);
+    pthread_mutex_destroy(&b.lock);
+    return exit_code;
+}

@@ -1,0 +1,146 @@
+/*
+ * serve: wiring and lifetime.
+ *
+ * Start-up order: signals blocked (every thread inherits the mask, and the main thread
+ * collects them with sigwait), templates loaded and probed, cache opened, GPUs found, cells
+ * started (from the main thread, which outlives them: they die with it), scheduler workers,
+ * routes, and last the listening socket. Stop order: stop accepting, let the scheduler finish
+ * every queued and running request (their replies go out on the still-running HTTP thread),
+ * then close the server, the cells and the rest. No cell or job outlives the server.
+ */
+#include "server/cli/serve.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build_info.h"
+#include "server/datasets/dataset.h"
+#include "server/http/api.h"
+#include "server/judge/engine.h"
+
+#define EXIT_FAIL 1
+
+static int parse_listen(const char *s, char *host, size_t cap, int *port)
+{
+    const char *colon = strrchr(s, ':');
+    if (!colon || colon == s || (size_t)(colon - s) >= cap)
+        return -EINVAL;
+    char *end;
+    long p = strtol(colon + 1, &end, 10);
+    if (*end || p < 0 || p > 65535 || end == colon + 1)
+        return -EINVAL;
+    snprintf(host, cap, "%.*s", (int)(colon - s), s);
+    *port = (int)p;
+    return 0;
+}
+
+struct parts {
+    struct engine engine;
+    struct dataset_store *datasets;
+    struct sched *sched;
+    struct api *api;
+    struct http_server *http;
+};
+
+static void teardown(struct parts *p)
+{
+    if (p->http)
+        http_quiesce(p->http);
+    sched_free(p->sched); /* finishes what is queued: every request is answered */
+    http_stop(p->http);
+    api_free(p->api);
+    engine_close(&p->engine);
+    dataset_close(p->datasets);
+}
+
+static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
+{
+    const char *listen = o->listen ? o->listen : "127.0.0.1:8080";
+    long cells = o->cells ? o->cells : 16;
+    uint64_t max_header = o->max_header ? o->max_header : 32u << 10;
+    int64_t idle_ms = o->idle_timeout_ms ? o->idle_timeout_ms : 600000;
+    char host[64];
+    int port, rc;
+    if (parse_listen(listen, host, sizeof(host), &port) < 0)
+        return err_set(err, -EINVAL, "--listen %.100s: expected HOST:PORT", listen);
+    if (cells < 1 || cells > 1024)
+        return err_set(err, -EINVAL, "--cells must be 1..1024");
+    if (max_header < (4u << 10) || max_header > (1u << 20))
+        return err_set(err, -EINVAL, "--max-header must be 4K..1M");
+    if (idle_ms < 1000 || idle_ms > 86400000)
+        return err_set(err, -EINVAL, "--idle-timeout must be 1 s..1 day");
+    const char *db = o->db ? o->db : VERDICT_DB;
+    if ((rc = dataset_open(db, &p->datasets, err)) < 0)
+        return rc;
+    for (int i = 0; i < o->datasets.n; i++)
+        if ((rc = dataset_import_dir(p->datasets, o->datasets.items[i], stderr, err)) < 0)
+            return rc; /* a directory that is not there; a bad file is reported and skipped */
+    struct engine_config ec = {.languages = o->languages, .cache = o->cache, .cells = (int)cells};
+    if ((rc = engine_open(&ec, &p->engine, err)) < 0)
+        return rc;
+    int gpus = p->engine.gpus;
+    long queue = o->queue ? o->queue : 4096;
+    if ((rc = sched_new((int)cells + gpus, (int)queue, &p->sched, err)) < 0)
+        return rc;
+    struct api_config ac = {.langs = p->engine.langs,
+                            .cache = p->engine.cache,
+                            .pool = p->engine.pool,
+                            .sched = p->sched,
+                            .cells = (int)cells,
+                            .gpus = gpus,
+                            .cuda_arch = p->engine.env.cuda_arch,
+                            .datasets = p->datasets};
+    if ((rc = api_new(&ac, &p->api, err)) < 0)
+        return rc;
+    struct http_config hc = {.host = host,
+                             .port = port,
+                             .max_body = o->max_body ? o->max_body : 16u << 20,
+                             .max_header = (size_t)max_header,
+                             .connections = o->connections ? (unsigned)o->connections : 4096,
+                             .timeout_s = (unsigned)((idle_ms + 999) / 1000)};
+    if ((rc = http_start(&hc, api_handle, p->api, &p->http, err)) < 0)
+        return rc;
+    fprintf(stderr, "verdict %s: serving on http://%s:%d with %ld cells, %d GPU cells\n",
+            VERDICT_VERSION, host, http_port(p->http), cells, gpus);
+    return 0;
+}
+
+int serve_main(const struct serve_opts *o)
+{
+    if (geteuid() != 0) {
+        fprintf(stderr, "verdict serve: needs root (cells use namespaces and cgroups)\n");
+        return EXIT_FAIL;
+    }
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    /* Program outputs reach 16 MiB each. glibc raises its mmap threshold to the size of the
+     * largest block freed, after which such buffers come from the heaps of worker threads
+     * and stay resident; a fixed threshold keeps them mmapped, returned on free, and a bound
+     * on arenas keeps what is cached per thread small. */
+    mallopt(M_MMAP_THRESHOLD, 256 << 10);
+    mallopt(M_ARENA_MAX, 4);
+    struct parts p;
+    memset(&p, 0, sizeof(p));
+    char err[ERR_LEN] = "";
+    int rc = start(o, &p, err);
+    if (rc < 0) {
+        fprintf(stderr, "verdict serve: %s\n", err);
+        teardown(&p);
+        return EXIT_FAIL;
+    }
+    int sig = 0;
+    sigwait(&set, &sig);
+    fprintf(stderr, "verdict: %s, finishing in-flight requests\n", strsignal(sig));
+    teardown(&p);
+    fprintf(stderr, "verdict: stopped\n");
+    return 0;
+}

@@ -1,0 +1,31 @@
+/*
+ * serve: `verdict serve`, the HTTP server: languages, compile cache, cells, scheduler, routes,
+ * and a graceful stop on SIGTERM or SIGINT.
+ */
+#ifndef VERDICT_SERVE_H
+#define VERDICT_SERVE_H
+
+#include <stdint.h>
+
+#include "server/util/opts.h"
+
+/* Zero or NULL: the default. */
+struct serve_opts {
+    const char *config;       /* the file the options were read from, if any */
+    const char *listen;       /* HOST:PORT (default 127.0.0.1:8080) */
+    long cells;               /* sandbox cells = concurrent runs (default 16) */
+    long queue;               /* waiting requests beyond the running ones (default 4096) */
+    uint64_t max_body;        /* request body limit (default 16 MiB) */
+    uint64_t max_header;      /* request line and headers (default 32 KiB) */
+    long connections;         /* open connections (default 4096) */
+    int64_t idle_timeout_ms;  /* idle connection timeout (default 600 s) */
+    const char *languages;    /* template directory */
+    const char *cache;        /* compile cache directory */
+    const char *db;           /* the dataset store (default VERDICT_DB) */
+    struct opt_list datasets; /* directories imported at start (unchanged sources skipped) */
+};
+
+/* Runs the server until SIGTERM/SIGINT; returns the exit code (0 after a clean stop). */
+int serve_main(const struct serve_opts *o);
+
+#endif

@@ -1,0 +1,488 @@
+/*
+ * harness: joining completions to problems.
+ *
+ * Go's import merging scans a copy of the source with comments and string literals blanked
+ * out, so a package named in a comment or a string does not count as used.
+ */
+#include "server/datasets/harness.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/datasets/extract.h"
+
+static bool ident(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The language without a test-runner suffix: go_test -> go, rust_test -> rust. */
+static void base_language(const char *lang, char *out, size_t cap)
+{
+    const char *u = strstr(lang, "_test");
+    snprintf(out, cap, "%.*s", (int)(u ? (size_t)(u - lang) : strlen(lang)), lang);
+}
+
+/* ---- does the code define the entry point? ------------------------------------------------- */
+
+/* Position of word (a whole identifier) in s at or after from, or NULL. */
+static const char *find_word(const char *s, const char *from, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = strstr(from, word); p; p = strstr(p + 1, word))
+        if ((p == s || !ident(p[-1])) && !ident(p[n]))
+            return p;
+    return NULL;
+}
+
+static const char *skip_space(const char *p)
+{
+    while (*p && isspace((unsigned char)*p))
+        p++;
+    return p;
+}
+
+bool harness_defines(const char *language, const char *code, const char *entry)
+{
+    char lang[32];
+    base_language(language, lang, sizeof(lang));
+    if (!entry || !*entry)
+        return false;
+    for (const char *p = find_word(code, code, entry); p; p = find_word(code, p + 1, entry)) {
+        const char *after = skip_space(p + strlen(entry));
+        const char *ls = p; /* the start of p's line */
+        while (ls > code && ls[-1] != '\n')
+            ls--;
+        if (strcmp(lang, "python") == 0) {
+            const char *q = skip_space(ls);
+            if (q + 4 <= p && strncmp(q, "def ", 4) == 0 && skip_space(q + 4) == p && *after == '(')
+                return true;
+        } else if (strcmp(lang, "go") == 0 || strcmp(lang, "rust") == 0) {
+            const char *kw = strcmp(lang, "go") == 0 ? "func" : "fn";
+            const char *k = p; /* just after the keyword, if there is one */
+            while (k > code && (k[-1] == ' ' || k[-1] == '\t'))
+                k--;
+            long kl = (long)strlen(kw);
+            if (*after && strchr("(<[", *after) && k < p && k - code >= kl &&
+                strncmp(k - kl, kw, (size_t)kl) == 0 && (k - kl == code || !ident(k[-kl - 1])))
+                return true;
+        } else if (*after == '(') { /* C, C++: name(...) followed by a body */
+            int depth = 0;
+            const char *q = after;
+            for (; *q; q++) {
+                depth += *q == '(';
+                depth -= *q == ')';
+                if (depth == 0)
+                    break;
+            }
+            if (!*q)
+                continue;
+            q = skip_space(q + 1);
+            while (strncmp(q, "const", 5) == 0 || strncmp(q, "noexcept", 8) == 0)
+                q = skip_space(q + (*q == 'c' ? 5 : 8));
+            const char *b = skip_space(ls);
+            if (*q == '{' && strncmp(b, "return", 6) != 0 && b != p)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* ---- Go imports -------------------------------------------------------------------------- */
+
+/* A copy of src with comments and string/rune literals turned into spaces (newlines kept). */
+static char *go_blank(const char *src)
+{
+    char *b = strdup(src);
+    if (!b)
+        return NULL;
+    for (char *p = b; *p;) {
+        if (p[0] == '/' && p[1] == '/') {
+            while (*p && *p != '\n')
+                *p++ = ' ';
+        } else if (p[0] == '/' && p[1] == '*') {
+            *p++ = ' ';
+            *p++ = ' ';
+            while (*p && !(p[0] == '*' && p[1] == '/'))
+                *p = *p == '\n' ? '\n' : ' ', p++;
+            for (int i = 0; i < 2 && *p; i++)
+                *p++ = ' ';
+        } else if (*p == '"' || *p == '\'' || *p == '`') {
+            char q = *p;
+            *p++ = ' ';
+            while (*p && *p != q && (q == '`' || *p != '\n')) {
+                if (q != '`' && *p == '\\' && p[1])
+                    *p++ = ' ';
+                *p = *p == '\n' ? '\n' : ' ', p++;
+            }
+            if (*p == q)
+                *p++ = ' ';
+        } else {
+            p++;
+        }
+    }
+    return b;
+}
+
+struct spec {
+    char name[64]; /* alias, or "" for the path's own name */
+    char path[192];
+};
+
+#define MAX_SPECS 64
+
+static void add_spec(struct spec *specs, int *n, const char *name, size_t nl, const char *path,
+                     size_t pl)
+{
+    if (*n >= MAX_SPECS || pl == 0 || pl >= sizeof(specs[0].path) || nl >= sizeof(specs[0].name))
+        return;
+    for (int i = 0; i < *n; i++)
+        if (strlen(specs[i].path) == pl && strncmp(specs[i].path, path, pl) == 0 &&
+            strlen(specs[i].name) == nl && strncmp(specs[i].name, name, nl) == 0)
+            return;
+    snprintf(specs[*n].name, sizeof(specs[0].name), "%.*s", (int)nl, name);
+    snprintf(specs[*n].path, sizeof(specs[0].path), "%.*s", (int)pl, path);
+    (*n)++;
+}
+
+/* Parses the import specs in s[0..len) (`"path"` or `name "path"`, any separators). */
+static void parse_specs(const char *s, size_t len, struct spec *specs, int *n)
+{
+    const char *end = s + len, *name = NULL;
+    size_t nl = 0;
+    for (const char *p = s; p < end;) {
+        if (*p == '"') {
+            const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+            if (!q)
+                return;
+            add_spec(specs, n, name ? name : "", nl, p + 1, (size_t)(q - p - 1));
+            name = NULL;
+            nl = 0;
+            p = q + 1;
+        } else if (ident(*p) || *p == '.') {
+            name = p;
+            while (p < end && (ident(*p) || *p == '.'))
+                p++;
+            nl = (size_t)(p - name);
+        } else {
+            p++;
+        }
+    }
+}
+
+/* The name a spec binds: its alias, else the last element of its path. */
+static const char *spec_name(const struct spec *s)
+{
+    if (s->name[0])
+        return s->name;
+    const char *slash = strrchr(s->path, '/');
+    return slash ? slash + 1 : s->path;
+}
+
+static bool go_uses(const char *blank, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(blank, name); p; p = strstr(p + 1, name))
+        if ((p == blank || (!ident(p[-1]) && p[-1] != '.')) && p[n] == '.' && ident(p[n + 1]))
+            return true;
+    return false;
+}
+
+char *harness_go_imports(const char *src)
+{
+    static const char *const std[] = {
+        "fmt",     "math",         "strings", "strconv", "sort",      "bytes",
+        "regexp",  "time",         "unicode", "errors",  "math/rand", "crypto/md5",
+        "reflect", "encoding/hex", "os",      "bufio",   "math/bits", "container/heap",
+        "testing", "unicode/utf8", "math/big"};
+    struct spec specs[MAX_SPECS];
+    int n = 0;
+    char pkg[128] = "";
+    size_t len = strlen(src);
+    char *body = malloc(len + 1), *w = body;
+    if (!body)
+        return NULL;
+    /* Drop package clauses and import declarations at the start of lines. */
+    for (const char *p = src; *p;) {
+        const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p);
+        const char *next = nl ? nl + 1 : e;
+        if (strncmp(p, "package ", 8) == 0) {
+            if (!pkg[0])
+                snprintf(pkg, sizeof(pkg), "%.*s", (int)(e - p), p);
+        } else if (strncmp(p, "import", 6) == 0 && (p[6] == ' ' || p[6] == '(' || p[6] == '\t')) {
+            const char *q = skip_space(p + 6);
+            if (*q == '(') {
+                const char *close = strchr(q, ')');
+                if (!close)
+                    break;
+                parse_specs(q + 1, (size_t)(close - q - 1), specs, &n);
+                const char *cnl = strchr(close, '\n');
+                next = cnl ? cnl + 1 : close + 1;
+            } else {
+                parse_specs(q, (size_t)(e - q), specs, &n);
+            }
+        } else {
+            memcpy(w, p, (size_t)(next - p));
+            w += next - p;
+        }
+        p = next;
+    }
+    *w = '\0';
+    char *blank = go_blank(body);
+    if (!pkg[0] || !blank) {
+        free(body);
+        free(blank);
+        return strdup(src);
+    }
+    size_t cap = strlen(body) + strlen(pkg) + 64 + (MAX_SPECS + 24) * 260;
+    char *out = malloc(cap);
+    if (!out) {
+        free(body);
+        free(blank);
+        return NULL;
+    }
+    int o = snprintf(out, cap, "%s\n\nimport (\n", pkg);
+    for (int i = 0; i < n; i++) {
+        const char *nm = spec_name(&specs[i]);
+        if (strcmp(nm, "_") == 0 || strcmp(nm, ".") == 0 || go_uses(blank, nm))
+            o += snprintf(out + o, cap - (size_t)o, "\t%s%s\"%s\"\n", specs[i].name,
+                          specs[i].name[0] ? " " : "", specs[i].path);
+        o = (size_t)o < cap ? o : (int)cap - 1; /* sized above; never past the end */
+    }
+    for (size_t i = 0; i < sizeof(std) / sizeof(std[0]); i++) {
+        struct spec s = {"", ""};
+        snprintf(s.path, sizeof(s.path), "%s", std[i]);
+        bool have = false;
+        for (int k = 0; k < n; k++)
+            have = have || strcmp(spec_name(&specs[k]), spec_name(&s)) == 0;
+        if (!have && go_uses(blank, spec_name(&s)))
+            o += snprintf(out + o, cap - (size_t)o, "\t\"%s\"\n", s.path);
+        o = (size_t)o < cap ? o : (int)cap - 1;
+    }
+    snprintf(out + o, cap - (size_t)o, ")\n%s", body);
+    free(body);
+    free(blank);
+    return out;
+}
+
+/* ---- building ------------------------------------------------------------------------------- */
+
+/* The completion cut at the first of the problem's stop tokens. */
+static char *cut_at_stop(const struct json *p, const char *completion)
+{
+    size_t cut = strlen(completion);
+    const struct json *stop = json_get(p, "stop");
+    for (int i = 0; i < json_len(stop); i++) {
+        const char *s, *at;
+        if (json_str(json_at(stop, i), &s) && *s && (at = strstr(completion, s)) &&
+            (size_t)(at - completion) < cut)
+            cut = (size_t)(at - completion);
+    }
+    return strndup(completion, cut);
+}
+
+/* The end of the block that starts at line (the first '{' on or after it, to its matching
+ * '}', string and character literals and // comments skipped), past that line's newline. */
+static char *block_end(char *line)
+{
+    int depth = 0;
+    bool opened = false;
+    for (char *p = line; *p; p++) {
+        if (*p == '"' || *p == '\'') {
+            char q = *p;
+            for (p++; *p && *p != q && *p != '\n'; p++)
+                p += *p == '\\' && p[1];
+            if (!*p)
+                break;
+        } else if (p[0] == '/' && p[1] == '/') {
+            while (p[1] && p[1] != '\n')
+                p++;
+        } else if (*p == '{') {
+            depth++;
+            opened = true;
+        } else if (*p == '}' && opened && --depth == 0) {
+            char *nl = strchr(p, '\n');
+            return nl ? nl + 1 : p + strlen(p);
+        }
+    }
+    return line + strlen(line);
+}
+
+/* Extracted code loses the top-level functions the tests bring themselves (SandboxFusion
+ * cuts C++ at `int main()`): main for C, C++ and Rust, and Go's Test functions, which would
+ * be declared twice. Go's main goes always: a test binary never runs it, and it calls what
+ * went (the answer's own Test functions). */
+static void drop_own_functions(const char *lang, const char *after, char *code)
+{
+    static const char *const own[][2] = {{"c", "int main"},
+                                         {"cpp", "int main"},
+                                         {"go", "func main("},
+                                         {"go", "func Test"},
+                                         {"rust", "fn main("}};
+    for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+        bool always = strcmp(own[i][1], "func main(") == 0;
+        if (strcmp(lang, own[i][0]) != 0 || (!always && !strstr(after, own[i][1])))
+            continue;
+        size_t pl = strlen(own[i][1]);
+        for (char *p = code; *p;) {
+            if (strncmp(p, own[i][1], pl) == 0) {
+                char *end = block_end(p);
+                memmove(p, end, strlen(end) + 1);
+                continue;
+            }
+            char *nl = strchr(p, '\n');
+            p = nl ? nl + 1 : p + strlen(p);
+        }
+    }
+}
+
+/* A string field of problem p, "" when absent. */
+static const char *str_of(const struct json *p, const char *key)
+{
+    const char *s = json_get_str(p, key);
+    return s ? s : "";
+}
+
+/* A whole Rust answer inside a module of its own: its `use` lines would clash with the
+ * preamble's (E0252), while in the module they shadow the `use super::*` glob, which still
+ * gives it everything the preamble imported. Its top-level items become pub (not main) and
+ * are glob-imported back, where the tests find them. */
+static char *rust_module(const char *code)
+{
+    static const char *const items[] = {"fn ",    "struct ", "enum ",  "type ",
+                                        "const ", "trait ",  "static "};
+    size_t n = strlen(code), cap = n * 2 + 256, o = 0;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    o += (size_t)snprintf(out, cap,
+                          "mod verdict_answer {\n#![allow(unused_imports, dead_code)]\n"
+                          "use super::*;\n");
+    for (const char *line = code; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+        for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++)
+            if (strncmp(line, items[i], strlen(items[i])) == 0 &&
+                strncmp(line, "fn main(", 8) != 0) {
+                memcpy(out + o, "pub ", 4);
+                o += 4;
+                break;
+            }
+        memcpy(out + o, line, len);
+        o += len;
+        line += len;
+    }
+    snprintf(out + o, cap - o, "\n}\npub use verdict_answer::*;\n");
+    return out;
+}
+
+bool harness_accepts(const struct json *p, const char *language)
+{
+    char base[32], pbase[32];
+    if (!language || !*language || strcmp(str_of(p, "kind"), "stdio") == 0)
+        return true;
+    base_language(language, base, sizeof(base));
+    base_language(str_of(p, "language"), pbase, sizeof(pbase));
+    return strcmp(base, pbase) == 0;
+}
+
+int harness_build(const struct json *p, const char *completion, const char *language, bool extract,
+                  struct harness *h, char err[ERR_LEN])
+{
+    memset(h, 0, sizeof(*h));
+    const char *kind = str_of(p, "kind"), *plang = str_of(p, "language");
+    bool stdio = strcmp(kind, "stdio") == 0;
+    const char *lang = language && *language ? language : plang;
+    char base[32];
+    base_language(lang, base, sizeof(base));
+    if (!harness_accepts(p, language))
+        return err_set(err, -EINVAL, "this problem's tests are %s: language must be %s", plang,
+                       plang);
+    if (!stdio)
+        lang = plang;
+    if (extract) {
+        struct extracted ex;
+        if (extract_code(completion, strlen(completion), base, &ex) < 0)
+            return err_set(err, -ENOMEM, "out of memory");
+        h->extracted_type = extract_kind_name(ex.kind);
+        h->code = ex.code;
+        if (!stdio) {
+            extract_postprocess(base, h->code);
+            drop_own_functions(base, str_of(p, "after"), h->code);
+        }
+    } else {
+        h->code = stdio ? strdup(completion) : cut_at_stop(p, completion);
+    }
+    if (!h->code)
+        return err_set(err, -ENOMEM, "out of memory");
+    struct json *r = h->request = json_object();
+    json_set_str(r, "language", lang);
+    struct json *limits = json_set(r, "limits", json_object());
+    double v;
+    if (json_num(json_get(p, "time_ms"), &v))
+        json_set_num(limits, "time_ms", v);
+    if (json_num(json_get(p, "memory_mb"), &v))
+        json_set_num(limits, "memory_mb", v);
+    json_set_bool(r, "stop_on_failure", true);
+    if (stdio) {
+        h->program = strdup(h->code);
+        json_set_str(r, "code", h->code);
+        struct json *tests = json_set(r, "tests", json_array());
+        const struct json *t = json_get(p, "tests");
+        for (int i = 0; i < json_len(t); i++) {
+            struct json *o = json_push(tests, json_object());
+            json_set_str(o, "stdin", str_of(json_at(t, i), "stdin"));
+            json_set_str(o, "expected", str_of(json_at(t, i), "expected"));
+        }
+        if (json_get(p, "compare"))
+            json_set(r, "compare", json_dup(json_get(p, "compare")));
+    } else {
+        bool whole = harness_defines(lang, h->code, str_of(p, "entry_point"));
+        const char *prefix = str_of(p, whole ? "preamble" : "before");
+        const char *after = str_of(p, "after");
+        /* Tests that start by closing the prompt's open function (MultiPL-E) lose that brace
+         * when the completion brought a whole function of its own. */
+        if (whole && *skip_space(after) == '}')
+            after = skip_space(after) + 1;
+        char *own = whole && strcmp(base, "rust") == 0 ? rust_module(h->code) : NULL;
+        char *code = NULL;
+        if (asprintf(&code, "%s%s%s", prefix, whole && *prefix ? "\n" : "", own ? own : h->code) <
+            0)
+            code = NULL;
+        free(own);
+        if (code && strcmp(base, "go") == 0) {
+            /* merged with the tests, since those use packages too (testing, assert) */
+            char *joined = NULL, *fixed = NULL;
+            if (asprintf(&joined, "%s\n%s", code, after) >= 0)
+                fixed = harness_go_imports(joined);
+            free(joined);
+            free(code);
+            code = fixed;
+            json_set_str(r, "code", code ? code : "");
+            json_set_str(r, "harness", "");
+            h->program = code;
+        } else if (code) {
+            json_set_str(r, "code", code);
+            json_set_str(r, "harness", after);
+            if (asprintf(&h->program, "%s\n%s", code, after) < 0)
+                h->program = NULL;
+            free(code);
+        }
+    }
+    if (!h->program || !h->request) {
+        harness_fini(h);
+        return err_set(err, -ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
+void harness_fini(struct harness *h)
+{
+    json_free(h->request);
+    free(h->code);
+    free(h->program);
+    memset(h, 0, sizeof(*h));
+}

@@ -1,0 +1,47 @@
+/*
+ * harness: a completion for a dataset problem (server/loader's model) as a /v1/judge request.
+ *
+ * The code is the completion as given (a continuation of the prompt, as human-eval and
+ * MultiPL-E samples are; cut at the problem's stop tokens) or, with extract, the code
+ * server/extract finds in an LLM's answer, post-processed for harness problems. A harness
+ * problem's program is `before + code + after` when the code continues the prompt, or
+ * `preamble + code + after` when it defines the entry point itself; Go programs then get
+ * their imports merged (one package clause, one import block, unused imports dropped and
+ * standard packages the code uses added). A stdin/stdout problem's program is the code, in
+ * any language, against the problem's tests.
+ */
+#ifndef VERDICT_HARNESS_H
+#define VERDICT_HARNESS_H
+
+#include <stdbool.h>
+
+#include "runners/err.h"
+#include "server/util/json.h"
+
+struct harness {
+    struct json *request;       /* the /v1/judge body */
+    char *code;                 /* the code taken from the completion (heap) */
+    char *program;              /* the whole program as judged (heap; tests appended for harness) */
+    const char *extracted_type; /* server/extract's kind name, or NULL when not extracted */
+};
+
+/* Builds h for problem p and completion. language: NULL or "" for the problem's; another
+ * language is refused (-EINVAL with err) for a harness problem. */
+int harness_build(const struct json *p, const char *completion, const char *language, bool extract,
+                  struct harness *h, char err[ERR_LEN]);
+
+void harness_fini(struct harness *h);
+
+/* Whether problem p can be judged in language (NULL or "": its own): any language for a
+ * stdin/stdout problem, the problem's language (go and go_test alike) for a harness. */
+bool harness_accepts(const struct json *p, const char *language);
+
+/* Go source with its package clauses and imports merged (see above); heap. Exposed for
+ * tests. */
+char *harness_go_imports(const char *src);
+
+/* Whether code defines the function entry in language (python, c, cpp, go, go_test, rust,
+ * rust_test): the test harness_build uses to choose preamble over before. */
+bool harness_defines(const char *language, const char *code, const char *entry);
+
+#endif

@@ -1,0 +1,405 @@
+/*
+ * api_datasets: SandboxFusion's dataset endpoints over the datasets in server/dataset (or
+ * rows sent inline): ../shared/reference/sandboxfusion-api.md §2-3.
+ *
+ * /list_datasets, /list_ids, /get_prompts, /get_prompt_by_id and /submit, with `config`
+ * (TestConfig) honoured for provided_data (the problem's row inline), language and
+ * extra.is_freeform; custom_extract_logic (Python their server exec's) is refused. /submit
+ * extracts the code from the completion (fenced, incomplete fence, heuristic) unless
+ * extra.is_freeform is false, when the completion continues the prompt as it is.
+ */
+#include "server/http/api_impl.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/datasets/dataset.h"
+#include "server/datasets/harness.h"
+#include "server/datasets/loader.h"
+#include "server/judge/judge.h"
+
+/* Whether id is all digits (SandboxFusion shows such ids as numbers, as MBPP's are). */
+static bool numeric_id(const char *id, long *v)
+{
+    char *end;
+    *v = strtol(id, &end, 10);
+    return *id && !*end && strlen(id) < 16 && isdigit((unsigned char)id[0]);
+}
+
+static void set_id(struct json *o, const char *id)
+{
+    long v;
+    if (numeric_id(id, &v))
+        json_set_num(o, "id", (double)v);
+    else
+        json_set_str(o, "id", id);
+}
+
+static void push_id(struct json *arr, const char *id)
+{
+    long v;
+    if (numeric_id(id, &v))
+        json_push_num(arr, (double)v);
+    else
+        json_push_str(arr, id);
+}
+
+/* Parses a dataset request: the body, its config (an object when present) and dataset name.
+ * Replies itself and returns NULL when they are malformed. */
+static struct json *dataset_request(struct api *a, struct http_exchange *x,
+                                    const struct json **config, const char **dataset)
+{
+    size_t len;
+    struct json *body = json_parse(http_body(x, &len));
+    if (!json_is_object(body)) {
+        json_free(body);
+        api_reply_422(a, x, "json_invalid", NULL, NULL, "JSON decode error (an object expected)");
+        return NULL;
+    }
+    *config = json_get(body, "config");
+    if (*config && !json_is_null(*config) && !json_is_object(*config)) {
+        api_reply_422(a, x, "dict_type", "config", NULL, "config must be an object (TestConfig)");
+    } else if (!json_str(json_get(body, "dataset"), dataset)) {
+        api_reply_422(a, x, "missing", "dataset", NULL, "Field required (a dataset id)");
+    } else if (json_get(*config, "custom_extract_logic") &&
+               !json_is_null(json_get(*config, "custom_extract_logic"))) {
+        const char *locs[2] = {"config", "custom_extract_logic"};
+        api_reply_422_at(
+            a, x, "value_error", locs, 2,
+            "custom_extract_logic is not supported: it is Python run on the server, and "
+            "verdict runs no code outside its sandbox; send the code, or extract it "
+            "yourself");
+    } else {
+        return body;
+    }
+    json_free(body);
+    return NULL;
+}
+
+/* config.provided_data: the problem's row inline (one), or a list of rows, normalised here.
+ * Replies itself and returns NULL on an error. */
+static struct json *provided_problems(struct api *a, struct http_exchange *x,
+                                      const struct json *provided, bool one)
+{
+    char err[ERR_LEN];
+    if (one ? !json_is_object(provided) : !json_is_array(provided)) {
+        api_reply_detail(a, x, 400,
+                         one ? "config.provided_data must be one problem row (an object)"
+                             : "config.provided_data must be a list of problem rows");
+        return NULL;
+    }
+    struct json *arr = json_array();
+    for (int i = 0; i < (one ? 1 : json_len(provided)); i++) {
+        struct json *p = NULL;
+        if (loader_record(one ? provided : json_at(provided, i), NULL, &p, err) < 0) {
+            json_free(arr);
+            char msg[ERR_LEN + 40];
+            snprintf(msg, sizeof(msg), "config.provided_data: %s", err);
+            api_reply_detail(a, x, 400, msg);
+            return NULL;
+        }
+        json_push(arr, p);
+    }
+    return arr;
+}
+
+/* The stored dataset a request names (an alias resolved into name); replies 400 when there
+ * is none. */
+static bool stored_dataset(struct api *a, struct http_exchange *x, const char *dataset,
+                           char name[80])
+{
+    if (a->cfg.datasets && dataset_resolve(a->cfg.datasets, dataset, name, 80))
+        return true;
+    char msg[200];
+    snprintf(msg, sizeof(msg), "no eval class found for dataset %.120s", dataset);
+    api_reply_detail(a, x, 400, msg);
+    return false;
+}
+
+/* The one problem a request names (body.id), inline or stored. Replies itself and returns
+ * NULL on an error. */
+static struct json *request_problem(struct api *a, struct http_exchange *x, const struct json *body,
+                                    const struct json *config, const char *dataset)
+{
+    const struct json *provided = json_get(config, "provided_data");
+    char name[80], id[256];
+    if (provided && !json_is_null(provided)) {
+        struct json *arr = provided_problems(a, x, provided, true);
+        struct json *p = json_dup(json_at(arr, 0));
+        json_free(arr);
+        return p;
+    }
+    if (!stored_dataset(a, x, dataset, name))
+        return NULL;
+    if (!loader_id(json_get(body, "id"), id, sizeof(id))) {
+        api_reply_422(a, x, "missing", "id", NULL,
+                      "Field required (the problem's id: a string or an integer)");
+        return NULL;
+    }
+    struct json *p = dataset_problem(a->cfg.datasets, name, id);
+    if (!p) {
+        char msg[400];
+        snprintf(msg, sizeof(msg), "no problem %.200s in dataset %.120s", id, dataset);
+        api_reply_detail(a, x, 404, msg);
+    }
+    return p;
+}
+
+static struct json *prompt_of(const struct json *p)
+{
+    const char *id = "", *prompt = "";
+    json_str(json_get(p, "id"), &id);
+    json_str(json_get(p, "prompt"), &prompt);
+    struct json *o = json_object();
+    set_id(o, id);
+    json_set_str(o, "prompt", prompt);
+    json_set(o, "labels", json_dup(json_get(p, "labels")));
+    return o;
+}
+
+void api_list_datasets(struct api *a, struct http_exchange *x)
+{
+    struct json *names = json_array();
+    struct json *l = a->cfg.datasets ? dataset_list(a->cfg.datasets) : NULL;
+    for (int i = 0; i < json_len(l); i++) {
+        const char *n;
+        if (json_str(json_get(json_at(l, i), "name"), &n))
+            json_push_str(names, n);
+    }
+    json_free(l);
+    api_reply_json(a, x, 200, names);
+}
+
+/* /get_prompts' window: rows i with offset <= i < offset + limit (SandboxFusion's default
+ * limit is a million), as the first row and a count (-1: to the end). */
+static void prompt_window(const struct json *body, long *first, long *count)
+{
+    double offset = 0, limit = -1;
+    json_num(json_get(body, "offset"), &offset);
+    bool limited = json_num(json_get(body, "limit"), &limit);
+    double lo = ceil(offset < 0 ? 0 : offset), hi = ceil(offset + limit);
+    *first = (long)fmin(lo, 1e15);
+    *count = !limited ? -1 : hi > lo ? (long)fmin(hi - lo, 1e15) : 0;
+}
+
+/* /list_ids and /get_prompts: every problem's id or Prompt (a window of them for prompts),
+ * inline or stored; ids of a stored dataset come from its index, not its documents. */
+static void list_problems(struct api *a, struct http_exchange *x, bool ids)
+{
+    const struct json *config;
+    const char *dataset;
+    struct json *body = dataset_request(a, x, &config, &dataset);
+    if (!body)
+        return;
+    long first = 0, count = -1;
+    if (!ids)
+        prompt_window(body, &first, &count);
+    const struct json *provided = json_get(config, "provided_data");
+    struct json *out = NULL, *ps = NULL;
+    char name[80];
+    if (provided && !json_is_null(provided)) {
+        if ((ps = provided_problems(a, x, provided, false)))
+            out = json_array();
+        for (long i = first; out && i < json_len(ps) && (count < 0 || i < first + count); i++) {
+            const char *id = "";
+            json_str(json_get(json_at(ps, (int)i), "id"), &id);
+            if (ids)
+                push_id(out, id);
+            else
+                json_push(out, prompt_of(json_at(ps, (int)i)));
+        }
+    } else if (stored_dataset(a, x, dataset, name)) {
+        out = json_array();
+        if (ids) {
+            struct json *all = dataset_ids(a->cfg.datasets, name);
+            for (int i = 0; i < json_len(all); i++) {
+                const char *id;
+                if (json_str(json_at(all, i), &id))
+                    push_id(out, id);
+            }
+            json_free(all);
+        } else {
+            ps = dataset_problems(a->cfg.datasets, name, first, count);
+            for (int i = 0; i < json_len(ps); i++)
+                json_push(out, prompt_of(json_at(ps, i)));
+        }
+    }
+    json_free(ps);
+    json_free(body);
+    if (out)
+        api_reply_json(a, x, 200, out);
+}
+
+void api_list_ids(struct api *a, struct http_exchange *x)
+{
+    list_problems(a, x, true);
+}
+
+void api_get_prompts(struct api *a, struct http_exchange *x)
+{
+    list_problems(a, x, false);
+}
+
+void api_get_prompt_by_id(struct api *a, struct http_exchange *x)
+{
+    const struct json *config;
+    const char *dataset;
+    struct json *body = dataset_request(a, x, &config, &dataset);
+    if (!body)
+        return;
+    struct json *p = request_problem(a, x, body, config, dataset);
+    json_free(body);
+    if (p)
+        api_reply_json(a, x, 200, prompt_of(p));
+    json_free(p);
+}
+
+struct submit_work {
+    struct api *api;
+    struct http_exchange *x;
+    struct json *problem;
+    struct harness h;
+    struct judge_request *req;
+};
+
+/* SandboxFusion's EvalResult for a judged completion. */
+static struct json *eval_result(const struct submit_work *w, const struct json *d)
+{
+    const char *id = "", *status = "SE", *after;
+    json_str(json_get(w->problem, "id"), &id);
+    json_str(json_get(d, "status"), &status);
+    struct json *r = json_object();
+    set_id(r, id);
+    const struct json *tests = json_get(d, "tests");
+    bool accepted = d && strcmp(status, "OK") == 0 && json_len(tests) > 0;
+    struct json *ts = json_array();
+    for (int i = 0; i < json_len(tests); i++) {
+        const struct json *t = json_at(tests, i);
+        const char *v = "SE";
+        double wall = 0, code = 0;
+        json_str(json_get(t, "verdict"), &v);
+        json_num(json_get(t, "wall_ms"), &wall);
+        json_num(json_get(t, "exit_code"), &code);
+        bool ok = strcmp(v, "OK") == 0;
+        accepted = accepted && ok;
+        struct json *o = json_push(ts, json_object());
+        json_set_bool(o, "passed", ok);
+        struct json *ex = json_set(o, "exec_info", json_object());
+        json_set_str(ex, "status",
+                     ok                     ? "Success"
+                     : strcmp(v, "SE") == 0 ? "SandboxError"
+                                            : "Failed");
+        json_set_str(ex, "message", "");
+        json_set_null(ex, "compile_result");
+        struct json *run = json_set(ex, "run_result", json_object());
+        json_set_str(run, "status", strcmp(v, "TLE") == 0 ? "TimeLimitExceeded" : "Finished");
+        json_set_num(run, "execution_time", wall / 1000.0);
+        json_set_num(run, "return_code", code);
+        json_set(run, "stdout", json_dup(json_get(t, "stdout")));
+        json_set(run, "stderr", json_dup(json_get(t, "stderr")));
+        struct json *info = json_set(o, "test_info", json_object());
+        json_set_num(info, "index", i);
+        json_set_str(info, "verdict", v);
+        json_set(info, "reason", json_dup(json_get(t, "reason")));
+    }
+    json_set_bool(r, "accepted", accepted);
+    json_set_str(r, "extracted_code", w->h.code);
+    if (w->h.extracted_type)
+        json_set_str(r, "extracted_type", w->h.extracted_type);
+    else
+        json_set_null(r, "extracted_type");
+    json_set_str(r, "full_code", w->h.program);
+    if (json_str(json_get(w->problem, "after"), &after))
+        json_set_str(r, "test_code", after);
+    else
+        json_set_null(r, "test_code");
+    json_set(r, "tests", ts);
+    struct json *extra = json_set(r, "extra", json_object());
+    json_set_str(extra, "verdict", d ? status : "not run");
+    if (d)
+        json_set(extra, "judge", json_dup(d));
+    return r;
+}
+
+static void submit_free(struct submit_work *w)
+{
+    json_free(w->problem);
+    harness_fini(&w->h);
+    judge_request_free(w->req);
+    free(w);
+}
+
+static void submit_work(void *arg)
+{
+    struct submit_work *w = arg;
+    struct json *d = judge_run(&w->api->env, w->req);
+    api_count_judged(w->api, judge_language(w->req), d);
+    const char *status = "SE", *message = "";
+    json_str(json_get(d, "status"), &status);
+    json_str(json_get(d, "message"), &message);
+    if (strcmp(status, "SE") == 0) { /* ours, not the program's: SandboxFusion answers 500 */
+        char msg[ERR_LEN + 40];
+        snprintf(msg, sizeof(msg), "failed to run in the sandbox: %s", message);
+        api_reply_detail(w->api, w->x, 500, msg);
+    } else {
+        api_reply_json(w->api, w->x, 200, eval_result(w, d));
+    }
+    json_free(d);
+    submit_free(w);
+}
+
+void api_submit(struct api *a, struct http_exchange *x)
+{
+    const struct json *config, *extra;
+    const char *dataset, *completion, *language = NULL;
+    struct json *body = dataset_request(a, x, &config, &dataset);
+    if (!body)
+        return;
+    if (!json_str(json_get(body, "completion"), &completion)) {
+        api_reply_422(a, x, "missing", "completion", NULL, "Field required (a string)");
+        json_free(body);
+        return;
+    }
+    struct json *p = request_problem(a, x, body, config, dataset);
+    struct submit_work *w = p ? calloc(1, sizeof(*w)) : NULL;
+    if (!w) {
+        if (p)
+            api_reply_detail(a, x, 500, "out of memory");
+        json_free(p);
+        json_free(body);
+        return;
+    }
+    *w = (struct submit_work){.api = a, .x = x, .problem = p};
+    json_str(json_get(config, "language"), &language);
+    bool freeform = true;
+    extra = json_get(config, "extra");
+    json_bool(json_get(extra, "is_freeform"), &freeform);
+    char err[ERR_LEN];
+    int rc = harness_build(w->problem, completion, language, freeform, &w->h, err);
+    json_free(body);
+    if (rc < 0) {
+        api_reply_422(a, x, "value_error", "config", "language", err);
+        submit_free(w);
+        return;
+    }
+    if (freeform && !*w->h.code) { /* nothing to run: not accepted, nothing run */
+        api_reply_json(a, x, 200, eval_result(w, NULL));
+        submit_free(w);
+        return;
+    }
+    struct judge_error e;
+    if (judge_parse(a->cfg.langs, w->h.request, &w->req, &e) < 0) {
+        const char *locs[2] = {"config", "language"};
+        api_reply_422_at(a, x, e.type, locs, 2, e.msg);
+        submit_free(w);
+        return;
+    }
+    if ((rc = sched_submit(a->cfg.sched, submit_work, w)) == 0)
+        return;
+    submit_free(w);
+    api_reply_busy(a, x, rc);
+}

@@ -1,0 +1,375 @@
+/*
+ * http: libmicrohttpd, one internal polling thread (epoll), connections suspended while their
+ * request waits for the sandbox.
+ *
+ * Each request gets an exchange allocated on MHD's first callback; body chunks are appended
+ * (beyond max_body they are counted and dropped, and the answer is 413). On the last callback
+ * the handler runs. Whether the handler replied at once or a worker replies later is settled
+ * under the exchange's mutex: the MHD thread suspends the connection only if no reply is there
+ * yet, and a late reply resumes it; MHD then calls back once more and the stored response is
+ * queued. The completion callback frees the exchange.
+ */
+#include "server/http/http.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct http_server {
+    struct MHD_Daemon *mhd;
+    http_handler handler;
+    void *ctx;
+    size_t max_body;
+    int port;
+};
+
+enum state { READING, HANDLED, SUSPENDED, REPLIED };
+
+struct http_exchange {
+    struct http_server *srv;
+    struct MHD_Connection *conn;
+    pthread_mutex_t lock;
+    enum state state;
+    bool replied;
+    bool too_large;
+    char method[16];
+    char path[512];
+    char *body;
+    size_t len, cap;
+    int status;
+    char *reply;
+    size_t reply_len;
+    char content_type[64];
+    int nheaders;
+    char headers[4][2][96];
+    /* Streaming (http_stream_*): pending bytes, whether it ended, whether MHD waits on us. */
+    bool streaming, stream_ended, stream_waiting;
+    bool closed; /* MHD is done with the connection (a late producer writes into nothing) */
+    int refs;    /* MHD's, and a stream producer's until http_stream_end */
+    char *pending;
+    size_t pending_len, pending_cap, pending_off;
+};
+
+static struct http_exchange *exchange_new(struct http_server *s, struct MHD_Connection *c,
+                                          const char *url, const char *method)
+{
+    struct http_exchange *x = calloc(1, sizeof(*x));
+    if (!x)
+        return NULL;
+    x->srv = s;
+    x->conn = c;
+    x->refs = 1;
+    pthread_mutex_init(&x->lock, NULL);
+    snprintf(x->method, sizeof(x->method), "%s", method);
+    snprintf(x->path, sizeof(x->path), "%s", url);
+    return x;
+}
+
+static void exchange_free(struct http_exchange *x)
+{
+    pthread_mutex_destroy(&x->lock);
+    free(x->pending);
+    free(x->body);
+    free(x->reply);
+    free(x);
+}
+
+static bool append(struct http_exchange *x, const char *data, size_t n)
+{
+    if (x->too_large || x->len + n > x->srv->max_body) {
+        x->too_large = true;
+        return true;
+    }
+    if (x->len + n + 1 > x->cap) {
+        size_t cap = x->cap ? x->cap : 4096;
+        while (cap < x->len + n + 1)
+            cap *= 2;
+        char *b = realloc(x->body, cap);
+        if (!b)
+            return false;
+        x->body = b;
+        x->cap = cap;
+    }
+    memcpy(x->body + x->len, data, n);
+    x->len += n;
+    x->body[x->len] = '\0';
+    return true;
+}
+
+/* MHD asks for more body: hand what is pending, or suspend until a write resumes us. */
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    struct http_exchange *x = cls;
+    pthread_mutex_lock(&x->lock);
+    ssize_t n;
+    if (x->pending_off < x->pending_len) {
+        size_t left = x->pending_len - x->pending_off;
+        n = (ssize_t)(left < max ? left : max);
+        memcpy(buf, x->pending + x->pending_off, (size_t)n);
+        x->pending_off += (size_t)n;
+        if (x->pending_off == x->pending_len)
+            x->pending_off = x->pending_len = 0;
+    } else if (x->stream_ended) {
+        n = MHD_CONTENT_READER_END_OF_STREAM;
+    } else {
+        x->stream_waiting = true;
+        MHD_suspend_connection(x->conn); /* http_stream_write resumes it */
+        n = 0;
+    }
+    pthread_mutex_unlock(&x->lock);
+    return n;
+}
+
+static enum MHD_Result queue_stream(struct http_exchange *x)
+{
+    struct MHD_Response *r =
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, stream_read, x, NULL);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, x->content_type);
+    enum MHD_Result rc = MHD_queue_response(x->conn, (unsigned)x->status, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+void http_stream_begin(struct http_exchange *x, int status, const char *content_type)
+{
+    pthread_mutex_lock(&x->lock);
+    x->streaming = true;
+    x->refs++; /* the producer's, dropped by http_stream_end */
+    x->status = status;
+    snprintf(x->content_type, sizeof(x->content_type), "%s", content_type);
+    pthread_mutex_unlock(&x->lock);
+}
+
+static void wake(struct http_exchange *x)
+{
+    if (x->stream_waiting && !x->closed) {
+        x->stream_waiting = false;
+        MHD_resume_connection(x->conn);
+    }
+}
+
+int http_stream_write(struct http_exchange *x, const char *data, size_t len)
+{
+    pthread_mutex_lock(&x->lock);
+    int rc = 0;
+    if (x->pending_len + len > x->pending_cap) {
+        size_t cap = x->pending_cap ? x->pending_cap : 4096;
+        while (cap < x->pending_len + len)
+            cap *= 2;
+        char *p = realloc(x->pending, cap);
+        if (!p)
+            rc = -ENOMEM;
+        else {
+            x->pending = p;
+            x->pending_cap = cap;
+        }
+    }
+    if (rc == 0) {
+        memcpy(x->pending + x->pending_len, data, len);
+        x->pending_len += len;
+        wake(x);
+    }
+    pthread_mutex_unlock(&x->lock);
+    return rc;
+}
+
+/* Drops one reference; the last one frees the exchange. */
+static void unref(struct http_exchange *x)
+{
+    pthread_mutex_lock(&x->lock);
+    bool last = --x->refs == 0;
+    pthread_mutex_unlock(&x->lock);
+    if (last)
+        exchange_free(x);
+}
+
+void http_stream_end(struct http_exchange *x)
+{
+    pthread_mutex_lock(&x->lock);
+    x->stream_ended = true;
+    wake(x);
+    pthread_mutex_unlock(&x->lock);
+    unref(x);
+}
+
+static enum MHD_Result queue(struct http_exchange *x)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(
+        x->reply_len, x->reply ? x->reply : (char *)(uintptr_t) "", MHD_RESPMEM_MUST_COPY);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+                            x->content_type[0] ? x->content_type : "application/json");
+    for (int i = 0; i < x->nheaders; i++)
+        MHD_add_response_header(r, x->headers[i][0], x->headers[i][1]);
+    enum MHD_Result rc = MHD_queue_response(x->conn, (unsigned)x->status, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version, const char *data,
+                                  size_t *size, void **con_cls)
+{
+    (void)version;
+    struct http_server *s = cls;
+    struct http_exchange *x = *con_cls;
+    if (!x) {
+        if (!(x = exchange_new(s, c, url, method)))
+            return MHD_NO;
+        *con_cls = x;
+        return MHD_YES;
+    }
+    if (*size > 0) {
+        bool ok = append(x, data, *size);
+        *size = 0;
+        return ok ? MHD_YES : MHD_NO;
+    }
+    pthread_mutex_lock(&x->lock);
+    bool fresh = x->state == READING;
+    if (fresh)
+        x->state = HANDLED;
+    pthread_mutex_unlock(&x->lock);
+    if (fresh) {
+        if (x->too_large) {
+            char *msg = strdup("{\"detail\":\"request body too large\"}");
+            http_reply(x, 413, "application/json", msg, msg ? strlen(msg) : 0);
+        } else {
+            if (!x->body && !append(x, "", 0))
+                return MHD_NO;
+            s->handler(x, s->ctx);
+        }
+    }
+    pthread_mutex_lock(&x->lock);
+    enum MHD_Result rc = MHD_YES;
+    if (x->streaming && x->state == HANDLED) {
+        x->state = REPLIED;
+        rc = queue_stream(x);
+    } else if (x->replied) {
+        x->state = REPLIED;
+        rc = queue(x);
+    } else if (x->state == HANDLED) {
+        x->state = SUSPENDED;
+        MHD_suspend_connection(c); /* no thread waits; http_reply resumes it */
+    }
+    pthread_mutex_unlock(&x->lock);
+    return rc;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    (void)c;
+    (void)toe;
+    struct http_exchange *x = *con_cls;
+    if (x) {
+        pthread_mutex_lock(&x->lock);
+        x->closed = true;
+        pthread_mutex_unlock(&x->lock);
+        unref(x);
+    }
+    *con_cls = NULL;
+}
+
+void http_reply(struct http_exchange *x, int status, const char *content_type, char *body,
+                size_t len)
+{
+    pthread_mutex_lock(&x->lock);
+    x->status = status;
+    x->reply = body;
+    x->reply_len = body ? len : 0;
+    snprintf(x->content_type, sizeof(x->content_type), "%s",
+             content_type ? content_type : "application/json");
+    x->replied = true;
+    if (x->state == SUSPENDED)
+        MHD_resume_connection(x->conn);
+    pthread_mutex_unlock(&x->lock);
+}
+
+void http_add_header(struct http_exchange *x, const char *name, const char *value)
+{
+    if (x->nheaders < 4) {
+        snprintf(x->headers[x->nheaders][0], sizeof(x->headers[0][0]), "%s", name);
+        snprintf(x->headers[x->nheaders][1], sizeof(x->headers[0][1]), "%s", value);
+        x->nheaders++;
+    }
+}
+
+const char *http_method(const struct http_exchange *x)
+{
+    return x->method;
+}
+
+const char *http_path(const struct http_exchange *x)
+{
+    return x->path;
+}
+
+const char *http_body(const struct http_exchange *x, size_t *len)
+{
+    *len = x->len;
+    return x->body ? x->body : "";
+}
+
+const char *http_header(struct http_exchange *x, const char *name)
+{
+    return MHD_lookup_connection_value(x->conn, MHD_HEADER_KIND, name);
+}
+
+int http_start(const struct http_config *cfg, http_handler h, void *ctx, struct http_server **out,
+               char err[ERR_LEN])
+{
+    *out = NULL;
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)cfg->port)};
+    if (inet_pton(AF_INET, cfg->host, &addr.sin_addr) != 1)
+        return err_set(err, -EINVAL, "listen address %.100s is not an IPv4 address", cfg->host);
+    struct http_server *s = calloc(1, sizeof(*s));
+    if (!s)
+        return err_set(err, -ENOMEM, "out of memory");
+    s->handler = h;
+    s->ctx = ctx;
+    s->max_body = cfg->max_body;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
+    s->mhd = MHD_start_daemon(flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
+                              MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_CONNECTION_LIMIT,
+                              cfg->connections, MHD_OPTION_CONNECTION_TIMEOUT, cfg->timeout_s,
+                              MHD_OPTION_CONNECTION_MEMORY_LIMIT, cfg->max_header,
+                              MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
+    if (!s->mhd) {
+        free(s);
+        return err_set(err, -EADDRINUSE, "cannot listen on %.100s:%d (in use, or no permission)",
+                       cfg->host, cfg->port);
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_BIND_PORT);
+    s->port = info ? info->port : cfg->port;
+    *out = s;
+    return 0;
+}
+
+int http_port(const struct http_server *s)
+{
+    return s->port;
+}
+
+void http_quiesce(struct http_server *s)
+{
+    if (s && s->mhd)
+        MHD_quiesce_daemon(s->mhd);
+}
+
+void http_stop(struct http_server *s)
+{
+    if (!s)
+        return;
+    MHD_stop_daemon(s->mhd);
+    free(s);
+}

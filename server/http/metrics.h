@@ -1,0 +1,36 @@
+/*
+ * metrics: counters and histograms for GET /metrics (Prometheus text format 0.0.4).
+ *
+ * Everything is a relaxed atomic in a fixed table (routes, languages and verdicts are known
+ * at start), so recording costs no lock on the request path.
+ */
+#ifndef VERDICT_METRICS_H
+#define VERDICT_METRICS_H
+
+#include "server/judge/lang.h"
+
+enum metrics_hist { HIST_QUEUE, HIST_COMPILE, HIST_RUN, HIST_COUNT };
+
+struct metrics;
+
+/* Gauges read at render time, from the modules that own them. */
+struct metrics_gauges {
+    int queued, running, cells, gpu_cells;
+    unsigned cells_replaced;
+    unsigned long long cache_hits, cache_misses, cache_entries, cache_bytes;
+};
+
+struct metrics *metrics_new(const struct lang_set *langs);
+void metrics_free(struct metrics *m);
+
+/* A request answered on path with an HTTP status. */
+void metrics_request(struct metrics *m, const char *path, int status);
+/* A program's verdict ("OK", "WA", "TLE", "MLE", "OLE", "RE", "CE", "SE") in a language. */
+void metrics_verdict(struct metrics *m, const struct lang *l, const char *verdict);
+/* A duration in seconds. */
+void metrics_observe(struct metrics *m, enum metrics_hist h, double seconds);
+
+/* The exposition text (heap; caller frees), or NULL. */
+char *metrics_render(struct metrics *m, const struct metrics_gauges *g);
+
+#endif

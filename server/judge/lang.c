@@ -1,0 +1,489 @@
+/*
+ * lang: loading and checking language templates.
+ *
+ * Parsing is strict: every field is checked for its type, unknown fields are errors (a typo in
+ * a limit must not silently fall back to a default), and the first problem is reported as
+ * "file: field.path: what is wrong". A template is parsed into heap strings owned by its
+ * struct lang; a set owns its languages.
+ */
+#include "server/judge/lang.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "server/judge/toolchain.h"
+#include "server/util/json.h"
+
+#define MAX_TEMPLATE (256 * 1024)
+#define MAX_BINDS    64
+#define VERSION_MS   10000
+
+struct lang_set {
+    int n;
+    struct lang *langs[LANG_MAX];
+    int nbinds;
+    const char *binds[MAX_BINDS];
+};
+
+/* Parsing context: the file, the rustup directory, and the first error. */
+struct ctx {
+    const char *path;
+    char rustup[512];
+    char *err;
+    int rc;
+};
+
+static int fail(struct ctx *c, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(struct ctx *c, const char *field, const char *fmt, ...)
+{
+    if (c->rc == 0) {
+        char what[160];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(what, sizeof(what), fmt, ap);
+        va_end(ap);
+        snprintf(c->err, ERR_LEN, "%.100s: %.40s: %.100s", c->path, field, what);
+        c->rc = -EINVAL;
+    }
+    return -EINVAL;
+}
+
+/* Replaces {rustup} (resolved at load time); other placeholders stay for lang users. */
+static char *expand(struct ctx *c, const char *field, const char *s)
+{
+    const char *p = strstr(s, "{rustup}");
+    if (!p)
+        return strdup(s);
+    if (!c->rustup[0]) {
+        fail(c, field, "uses {rustup} but no rustup toolchain is installed");
+        return NULL;
+    }
+    size_t n = strlen(s) - 8 + strlen(c->rustup) + 1;
+    char *out = malloc(n);
+    if (out)
+        snprintf(out, n, "%.*s%s%s", (int)(p - s), s, c->rustup, p + 8);
+    return out;
+}
+
+/* Only the fields named in `allowed` (NULL-terminated) may appear in obj. */
+static int check_fields(struct ctx *c, const char *where, const struct json *obj,
+                        const char *const *allowed)
+{
+    for (int i = 0; i < json_members(obj); i++) {
+        const char *key = json_key(json_member(obj, i));
+        bool ok = false;
+        for (const char *const *a = allowed; *a && !ok; a++)
+            ok = strcmp(*a, key) == 0;
+        if (!ok) {
+            char field[96];
+            snprintf(field, sizeof(field), "%s%s%s", where, where[0] ? "." : "", key);
+            return fail(c, field, "unknown field");
+        }
+    }
+    return 0;
+}
+
+/* A required (or, with optional, possibly absent) array of strings. */
+static int get_strings(struct ctx *c, const struct json *obj, const char *key, const char *where,
+                       bool optional, bool nonempty, char ***out, int *n)
+{
+    char field[96];
+    snprintf(field, sizeof(field), "%s%s%s", where, where[0] ? "." : "", key);
+    const struct json *a = json_get(obj, key);
+    *out = NULL;
+    *n = 0;
+    if (!a)
+        return optional ? 0 : fail(c, field, "missing (an array of strings)");
+    if (!json_is_array(a))
+        return fail(c, field, "must be an array of strings");
+    int len = json_len(a);
+    if (nonempty && len == 0)
+        return fail(c, field, "must not be empty");
+    char **v = calloc((size_t)len + 1, sizeof(*v));
+    if (!v)
+        return fail(c, field, "out of memory");
+    *out = v;
+    for (int i = 0; i < len; i++) {
+        const char *s;
+        if (!json_str(json_at(a, i), &s))
+            return fail(c, field, "element %d is not a string", i);
+        if (!(v[i] = expand(c, field, s)))
+            return fail(c, field, "out of memory");
+        *n = i + 1;
+    }
+    return 0;
+}
+
+static int get_string(struct ctx *c, const struct json *obj, const char *key, bool optional,
+                      char **out)
+{
+    const struct json *v = json_get(obj, key);
+    const char *s;
+    *out = NULL;
+    if (!v)
+        return optional ? 0 : fail(c, key, "missing (a string)");
+    if (!json_str(v, &s) || !*s)
+        return fail(c, key, "must be a non-empty string");
+    *out = strdup(s);
+    return *out ? 0 : fail(c, key, "out of memory");
+}
+
+/* Limits in the units templates use: ms, MiB, KiB. */
+static int get_limits(struct ctx *c, const struct json *obj, const char *where,
+                      struct job_limits *l)
+{
+    static const char *const fields[] = {"cpu_ms", "wall_ms",  "memory_mb", "output_kb", "pids",
+                                         "nofile", "stack_mb", "file_mb",   NULL};
+    if (!obj)
+        return 0;
+    char field[96];
+    if (!json_is_object(obj))
+        return fail(c, where, "must be an object");
+    if (check_fields(c, where, obj, fields) < 0)
+        return -EINVAL;
+    for (int i = 0; fields[i]; i++) {
+        double v;
+        const struct json *j = json_get(obj, fields[i]);
+        snprintf(field, sizeof(field), "%s.%s", where, fields[i]);
+        if (!j)
+            continue;
+        if (!json_num(j, &v) || v < 1 || v > 1e9 || v != (double)(long long)v)
+            return fail(c, field, "must be a whole number from 1 to 1e9");
+        uint64_t n = (uint64_t)v;
+        switch (i) {
+        case 0:
+            l->cpu_ms = (int64_t)n;
+            break;
+        case 1:
+            l->wall_ms = (int64_t)n;
+            break;
+        case 2:
+            l->memory_bytes = n << 20;
+            break;
+        case 3:
+            l->stdout_bytes = l->stderr_bytes = n << 10;
+            break;
+        case 4:
+            l->pids = (uint32_t)n;
+            break;
+        case 5:
+            l->nofile = (uint32_t)n;
+            break;
+        case 6:
+            l->stack_bytes = n << 20;
+            break;
+        default:
+            l->file_bytes = n << 20;
+            break;
+        }
+    }
+    return 0;
+}
+
+static int get_step(struct ctx *c, const struct json *obj, const char *where, struct lang_step *st)
+{
+    static const char *const fields[] = {"argv", "env", "limits", "artifacts", NULL};
+    if (!json_is_object(obj))
+        return fail(c, where, "must be an object");
+    if (check_fields(c, where, obj, fields) < 0 ||
+        get_strings(c, obj, "argv", where, false, true, &st->argv, &st->argc) < 0 ||
+        get_strings(c, obj, "env", where, true, false, &st->env, &st->nenv) < 0)
+        return -EINVAL;
+    for (int i = 0; i < st->nenv; i++)
+        if (!strchr(st->env[i], '=') || st->env[i][0] == '=')
+            return fail(c, where, "env entry \"%.40s\" is not NAME=value", st->env[i]);
+    char field[64];
+    snprintf(field, sizeof(field), "%s.limits", where);
+    return get_limits(c, json_get(obj, "limits"), field, &st->limits);
+}
+
+static bool name_ok(const char *s)
+{
+    size_t n = strlen(s);
+    return n > 0 && n < LANG_NAME && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_+-") == n;
+}
+
+static int parse_doc(struct ctx *c, const struct json *doc, struct lang *l)
+{
+    static const char *const fields[] = {"name",      "aliases",     "source",  "compile",
+                                         "run",       "binds",       "version", "version_pick",
+                                         "needs_gpu", "description", "harness", NULL};
+    const char *name;
+    bool gpu = false;
+    if (!json_is_object(doc))
+        return fail(c, "(document)", "must be a JSON object");
+    if (check_fields(c, "", doc, fields) < 0)
+        return -EINVAL;
+    if (!json_str(json_get(doc, "name"), &name) || !name_ok(name))
+        return fail(c, "name", "must be 1-31 characters of a-z, 0-9, _, + or -");
+    snprintf(l->name, sizeof(l->name), "%s", name);
+    if (get_strings(c, doc, "aliases", "", true, false, &l->aliases, &l->naliases) < 0 ||
+        get_string(c, doc, "source", false, &l->source) < 0 ||
+        get_strings(c, doc, "binds", "", true, false, &l->binds, &l->nbinds) < 0 ||
+        get_strings(c, doc, "version", "", false, true, &l->version, &l->nversion) < 0 ||
+        get_string(c, doc, "version_pick", true, &l->version_pick) < 0 ||
+        get_string(c, doc, "harness", true, &l->harness) < 0)
+        return -EINVAL;
+    if (l->harness && (!strstr(l->harness, "{code}") || !strstr(l->harness, "{tests}") ||
+                       !strstr(l->harness, "{marker}")))
+        return fail(c, "harness", "must contain {code}, {tests} and {marker}");
+    if (!job_path_ok(l->source) || strchr(l->source, '/'))
+        return fail(c, "source", "must be a plain file name");
+    for (int i = 0; i < l->naliases; i++)
+        if (!name_ok(l->aliases[i]))
+            return fail(c, "aliases", "\"%.40s\" is not a valid name", l->aliases[i]);
+    for (int i = 0; i < l->nbinds; i++)
+        if (l->binds[i][0] != '/')
+            return fail(c, "binds", "\"%.60s\" is not an absolute path", l->binds[i]);
+    const struct json *g = json_get(doc, "needs_gpu");
+    if (g && !json_bool(g, &gpu))
+        return fail(c, "needs_gpu", "must be true or false");
+    l->needs_gpu = gpu;
+    const struct json *comp = json_get(doc, "compile"), *run = json_get(doc, "run");
+    if (!run)
+        return fail(c, "run", "missing (an object with argv)");
+    if (get_step(c, run, "run", &l->run) < 0)
+        return -EINVAL;
+    if (json_get(run, "artifacts"))
+        return fail(c, "run.artifacts", "only a compile step leaves artifacts");
+    if (comp) {
+        l->compiled = true;
+        if (get_step(c, comp, "compile", &l->compile) < 0 ||
+            get_strings(c, comp, "artifacts", "compile", false, true, &l->artifacts,
+                        &l->nartifacts) < 0)
+            return -EINVAL;
+        for (int i = 0; i < l->nartifacts; i++)
+            if (!job_path_ok(l->artifacts[i]))
+                return fail(c, "compile.artifacts", "\"%.40s\" is not a work-dir path",
+                            l->artifacts[i]);
+    }
+    return 0;
+}
+
+int lang_parse(const char *path, const char *text, struct lang **out, char err[ERR_LEN])
+{
+    struct ctx c = {.path = path, .err = err};
+    if (toolchain_rustup_dir(c.rustup, sizeof(c.rustup)) < 0)
+        c.rustup[0] = '\0';
+    *out = NULL;
+    struct json *doc = json_parse(text);
+    if (!doc)
+        return fail(&c, "(document)", "not valid JSON");
+    struct lang *l = calloc(1, sizeof(*l));
+    if (!l) {
+        json_free(doc);
+        return err_set(err, -ENOMEM, "out of memory");
+    }
+    snprintf(l->path, sizeof(l->path), "%s", path);
+    parse_doc(&c, doc, l);
+    json_free(doc);
+    if (c.rc < 0) {
+        lang_free(l);
+        return c.rc;
+    }
+    *out = l;
+    return 0;
+}
+
+static void free_strings(char **v, int n)
+{
+    for (int i = 0; v && i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+void lang_free(struct lang *l)
+{
+    if (!l)
+        return;
+    free_strings(l->aliases, l->naliases);
+    free(l->source);
+    free_strings(l->compile.argv, l->compile.argc);
+    free_strings(l->compile.env, l->compile.nenv);
+    free_strings(l->artifacts, l->nartifacts);
+    free_strings(l->run.argv, l->run.argc);
+    free_strings(l->run.env, l->run.nenv);
+    free_strings(l->binds, l->nbinds);
+    free_strings(l->version, l->nversion);
+    free(l->version_pick);
+    free(l->harness);
+    free(l);
+}
+
+void lang_set_free(struct lang_set *set)
+{
+    for (int i = 0; set && i < set->n; i++)
+        lang_free(set->langs[i]);
+    free(set);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((*(struct lang *const *)a)->name, (*(struct lang *const *)b)->name);
+}
+
+/* A name or alias claimed twice is an error naming both files. */
+static int check_unique(const struct lang_set *set, char err[ERR_LEN])
+{
+    for (int i = 0; i < set->n; i++) {
+        const struct lang *a = set->langs[i];
+        for (int k = -1; k < a->naliases; k++) {
+            const char *name = k < 0 ? a->name : a->aliases[k];
+            const struct lang *other = lang_find(set, name);
+            if (other && other != a)
+                return err_set(err, -EINVAL, "%.100s: name \"%s\" is also claimed by %.100s",
+                               a->path, name, other->path);
+        }
+    }
+    return 0;
+}
+
+static void collect_binds(struct lang_set *set)
+{
+    for (int i = 0; i < set->n; i++) {
+        for (int k = 0; k < set->langs[i]->nbinds && set->nbinds < MAX_BINDS; k++) {
+            const char *b = set->langs[i]->binds[k];
+            bool seen = false;
+            for (int m = 0; m < set->nbinds && !seen; m++)
+                seen = strcmp(set->binds[m], b) == 0;
+            if (!seen)
+                set->binds[set->nbinds++] = b;
+        }
+    }
+}
+
+static int load_file(struct lang_set *set, const char *path, char err[ERR_LEN])
+{
+    char *text = malloc(MAX_TEMPLATE);
+    if (!text)
+        return err_set(err, -ENOMEM, "out of memory");
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(text, 1, MAX_TEMPLATE - 1, f) : 0;
+    int rc = 0;
+    if (!f)
+        rc = err_set(err, -errno, "%.200s: %m", path);
+    else if (n == MAX_TEMPLATE - 1)
+        rc = err_set(err, -EFBIG, "%.200s: larger than %d bytes", path, MAX_TEMPLATE);
+    if (f)
+        fclose(f);
+    struct lang *l = NULL;
+    if (rc == 0) {
+        text[n] = '\0';
+        rc = lang_parse(path, text, &l, err);
+    }
+    free(text);
+    if (rc == 0 && set->n >= LANG_MAX) {
+        lang_free(l);
+        rc = err_set(err, -E2BIG, "more than %d languages", LANG_MAX);
+    }
+    if (rc == 0)
+        set->langs[set->n++] = l;
+    return rc;
+}
+
+int lang_load_dir(const char *dir, struct lang_set **out, char err[ERR_LEN])
+{
+    *out = NULL;
+    struct lang_set *set = calloc(1, sizeof(*set));
+    DIR *d = set ? opendir(dir) : NULL;
+    int rc = 0;
+    if (!set)
+        return err_set(err, -ENOMEM, "out of memory");
+    if (!d)
+        rc = err_set(err, -errno, "languages directory %.200s: %m", dir);
+    for (struct dirent *e; rc == 0 && d && (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        char path[768];
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        rc = load_file(set, path, err);
+    }
+    if (d)
+        closedir(d);
+    if (rc == 0 && set->n == 0)
+        rc = err_set(err, -ENOENT, "no language templates (*.json) in %.200s", dir);
+    if (rc == 0) {
+        qsort(set->langs, (size_t)set->n, sizeof(set->langs[0]), by_name);
+        rc = check_unique(set, err);
+    }
+    if (rc < 0) {
+        lang_set_free(set);
+        return rc;
+    }
+    collect_binds(set);
+    *out = set;
+    return 0;
+}
+
+/* An absolute argv[0] must be executable; a bare name is left to PATH inside the cell. */
+static bool runnable(const char *prog, char why[ERR_LEN])
+{
+    if (prog[0] != '/' || strchr(prog, '{'))
+        return true;
+    if (access(prog, X_OK) == 0)
+        return true;
+    err_set(why, -errno, "%.200s: %m", prog);
+    return false;
+}
+
+void lang_probe(struct lang_set *set, const char *only)
+{
+    for (int i = 0; i < set->n; i++) {
+        struct lang *l = set->langs[i];
+        if (only && strcmp(only, l->name) != 0)
+            continue;
+        l->available = false;
+        if ((l->compiled && !runnable(l->compile.argv[0], l->why)) ||
+            !runnable(l->run.argv[0], l->why) || !runnable(l->version[0], l->why))
+            continue;
+        for (int k = 0; k < l->nbinds; k++)
+            if (access(l->binds[k], R_OK) < 0) {
+                err_set(l->why, -errno, "bind %.200s: %m", l->binds[k]);
+                goto next;
+            }
+        if (toolchain_version_of((const char *const *)l->version, l->version_pick, l->version_line,
+                                 sizeof(l->version_line), VERSION_MS, l->why) < 0)
+            continue;
+        l->available = true;
+        l->why[0] = '\0';
+    next:;
+    }
+}
+
+const struct lang *lang_find(const struct lang_set *set, const char *name)
+{
+    for (int i = 0; set && name && i < set->n; i++) {
+        const struct lang *l = set->langs[i];
+        if (strcasecmp(l->name, name) == 0)
+            return l;
+        for (int k = 0; k < l->naliases; k++)
+            if (strcasecmp(l->aliases[k], name) == 0)
+                return l;
+    }
+    return NULL;
+}
+
+int lang_count(const struct lang_set *set)
+{
+    return set ? set->n : 0;
+}
+
+const struct lang *lang_at(const struct lang_set *set, int i)
+{
+    return set && i >= 0 && i < set->n ? set->langs[i] : NULL;
+}
+
+const char *const *lang_binds(const struct lang_set *set, int *n)
+{
+    *n = set->nbinds;
+    return set->binds;
+}
