@@ -23,6 +23,7 @@
 #include "server/datasets/harness.h"
 #include "server/datasets/passk.h"
 #include "server/http/client.h"
+#include "server/http/request.h"
 #include "server/judge/engine.h"
 #include "server/judge/judge.h"
 #include "server/util/slurp.h"
@@ -40,7 +41,7 @@ struct sample {
     bool whole;           /* evalplus's "solution": the whole program */
     /* results */
     bool done, passed;
-    char verdict[8];
+    enum verdict verdict;
 };
 
 struct bench {
@@ -176,52 +177,77 @@ static int read_samples(struct bench *b, char err[ERR_LEN])
 
 /* ---- judging ----------------------------------------------------------------------------- */
 
-/* The sample's verdict from a /v1/judge response: OK, or the first failing test's verdict,
- * or the request's CE/SE; *test and *reason say where it failed. */
-static void verdict_of(const struct json *d, char v[8], int *test, const char **reason)
+/* What a sample came to, from a local judge_result or a server's /v1/judge answer. */
+struct outcome {
+    enum verdict verdict;
+    int test; /* the first failing test's index, or -1 */
+    char reason[ERR_LEN];
+    bool built; /* the program compiled (for the no-GPU SKIP) */
+};
+
+static void outcome_local(const struct judge_result *res, struct outcome *o)
 {
-    const char *status = json_get_str(d, "status");
-    *test = -1;
-    *reason = json_get_str(d, json_get(d, "compile_output") ? "compile_output" : "message");
-    snprintf(v, 8, "%s", status ? status : "SE");
+    const char *reason = "";
+    o->verdict = judge_outcome(res, &o->test, &reason);
+    snprintf(o->reason, sizeof(o->reason), "%s", reason ? reason : "");
+    o->built = res->compile.built && res->compile.verdict == VERDICT_OK;
+}
+
+/* The same from a server's answer: the HTTP API's edge, read by its documented keys. */
+static void outcome_remote(const struct json *d, struct outcome *o)
+{
+    const char *status = json_get_str(d, "status"), *reason;
+    double passed = 0, total = 0;
+    o->test = -1;
+    if (!status || verdict_parse(status, &o->verdict) < 0)
+        o->verdict = VERDICT_SE;
+    reason = json_get_str(d, json_get(d, "compile_output") ? "compile_output" : "message");
+    snprintf(o->reason, sizeof(o->reason), "%s", reason ? reason : "");
+    json_bool(json_get(json_get(d, "compile"), "ok"), &o->built);
     const struct json *tests = json_get(d, "tests");
-    for (int i = 0; status && strcmp(status, "OK") == 0 && i < json_len(tests); i++) {
-        const char *tv = json_get_str(json_at(tests, i), "verdict");
-        if (tv && strcmp(tv, "OK") != 0) {
-            snprintf(v, 8, "%s", tv);
-            *test = i;
-            *reason = json_get_str(json_at(tests, i), "reason");
+    int n = json_len(tests);
+    for (int i = 0; o->verdict == VERDICT_OK && i < n; i++) {
+        const struct json *t = json_at(tests, i);
+        const char *tv = json_get_str(t, "verdict");
+        enum verdict v;
+        if (tv && verdict_parse(tv, &v) == 0 && v != VERDICT_OK) {
+            double idx = i;
+            json_num(json_get(t, "index"), &idx);
+            o->verdict = v;
+            o->test = (int)idx;
+            reason = json_get_str(t, "reason");
+            snprintf(o->reason, sizeof(o->reason), "%s", reason ? reason : "");
             return;
         }
     }
-    double passed = 0, total = 0;
-    if (strcmp(v, "OK") == 0 && json_num(json_get(d, "passed"), &passed) &&
+    if (o->verdict == VERDICT_OK && json_num(json_get(d, "passed"), &passed) &&
         json_num(json_get(d, "total"), &total) && (passed != total || total == 0))
-        snprintf(v, 8, "WA");
+        o->verdict = VERDICT_WA;
 }
 
-static struct json *judge_local(struct bench *b, const struct json *req, char err[ERR_LEN])
+static int judge_local(struct bench *b, const struct json *req, struct outcome *o,
+                       char err[ERR_LEN])
 {
     struct judge_request *r;
-    struct judge_error e;
-    if (judge_parse(b->engine.langs, req, &r, &e) < 0) {
-        err_set(err, -EINVAL, "%s (at %s%s%s)", e.msg, e.loc[0], e.nloc > 1 ? "." : "",
-                e.nloc > 1 ? e.loc[1] : "");
-        return NULL;
-    }
-    struct json *d = judge_run(&b->engine.env, r);
+    struct request_error e;
+    if (request_parse(b->engine.langs, req, REQUEST_JUDGE, "bench", &r, &e) < 0)
+        return err_set(err, -EINVAL, "%s (at %s%s%s)", e.msg, e.loc[0], e.nloc > 1 ? "." : "",
+                       e.nloc > 1 ? e.loc[1] : "");
+    struct judge_result res;
+    judge_run(&b->engine.env, r, &res);
+    outcome_local(&res, o);
+    judge_result_fini(&res);
     judge_request_free(r);
-    return d;
+    return 0;
 }
 
-static struct json *judge_remote(struct client *c, const struct json *req, char err[ERR_LEN])
+static int judge_remote(struct client *c, const struct json *req, struct outcome *o,
+                        char err[ERR_LEN])
 {
     char *body = json_render(req, false), *reply = NULL;
     size_t len;
-    if (!body) {
-        err_set(err, -ENOMEM, "out of memory");
-        return NULL;
-    }
+    if (!body)
+        return err_set(err, -ENOMEM, "out of memory");
     int status = 0;
     for (int attempt = 0; attempt < 30; attempt++) { /* 503: the queue is full; wait */
         status = client_post(c, "/v1/judge", body, strlen(body), 600, &reply, &len, err);
@@ -233,42 +259,38 @@ static struct json *judge_remote(struct client *c, const struct json *req, char 
     }
     free(body);
     if (status < 0)
-        return NULL;
+        return status;
     struct json *d = json_parse(reply);
+    int rc = 0;
     if (status != 200 || !d)
-        err_set(err, -EPROTO, "the server answered %d: %.150s", status, reply ? reply : "");
+        rc = err_set(err, -EPROTO, "the server answered %d: %.150s", status, reply ? reply : "");
+    else
+        outcome_remote(d, o);
     free(reply);
-    if (status != 200) {
-        json_free(d);
-        return NULL;
-    }
-    return d;
+    json_free(d);
+    return rc;
 }
 
-static void record(struct bench *b, struct sample *s, const struct harness *h, const struct json *d,
-                   const char *fault, double seconds)
+/* o NULL: the sample could not be judged (fault says why): SE. */
+static void record(struct bench *b, struct sample *s, const struct harness *h,
+                   const struct outcome *o, const char *fault, double seconds)
 {
-    int test = -1;
-    const char *reason = fault;
-    if (d)
-        verdict_of(d, s->verdict, &test, &reason);
-    else
-        snprintf(s->verdict, sizeof(s->verdict), "SE");
+    int test = o ? o->test : -1;
+    const char *reason = o ? o->reason : fault;
+    s->verdict = o ? o->verdict : VERDICT_SE;
     const struct lang *l = b->local ? lang_find(b->engine.langs, s->language) : NULL;
-    bool built = false;
-    json_bool(json_get(json_get(d, "compile"), "ok"), &built);
-    if (l && l->needs_gpu && b->engine.gpus == 0 && built && strcmp(s->verdict, "SE") == 0) {
+    if (l && l->needs_gpu && b->engine.gpus == 0 && o && o->built && s->verdict == VERDICT_SE) {
         /* compiled, but there is no GPU to run it on: neither a pass nor a failure */
-        snprintf(s->verdict, sizeof(s->verdict), "SKIP");
+        s->verdict = VERDICT_SKIP;
         reason = "no GPU on this machine (compiled, not run)";
     }
-    s->passed = strcmp(s->verdict, "OK") == 0;
+    s->passed = s->verdict == VERDICT_OK;
     struct json *line = json_object();
     json_set_str(line, "task_id", b->ids[s->problem]);
     json_set_num(line, "sample", (double)(s - b->samples));
     json_set_str(line, "language", s->language);
     json_set_bool(line, "passed", s->passed);
-    json_set_str(line, "verdict", s->verdict);
+    json_set_str(line, "verdict", verdict_name(s->verdict));
     if (test >= 0)
         json_set_num(line, "failed_test", test);
     if (!s->passed)
@@ -280,7 +302,7 @@ static void record(struct bench *b, struct sample *s, const struct harness *h, c
     json_free(line);
     pthread_mutex_lock(&b->lock);
     s->done = true;
-    b->se += strcmp(s->verdict, "SE") == 0;
+    b->se += s->verdict == VERDICT_SE;
     if (b->out && text) {
         fprintf(b->out, "%s\n", text);
         fflush(b->out);
@@ -303,9 +325,9 @@ static void judge_sample(struct bench *b, struct client *c, struct sample *s)
         record(b, s, NULL, NULL, err, 0);
         return;
     }
-    struct json *d = b->local ? judge_local(b, h.request, err) : judge_remote(c, h.request, err);
-    record(b, s, &h, d, err, now_s() - t0);
-    json_free(d);
+    struct outcome o;
+    int rc = b->local ? judge_local(b, h.request, &o, err) : judge_remote(c, h.request, &o, err);
+    record(b, s, &h, rc == 0 ? &o : NULL, err, now_s() - t0);
     harness_fini(&h);
 }
 
@@ -366,23 +388,19 @@ static int parse_ks(const char *s, int ks[MAX_KS])
     return n ? n : -EINVAL;
 }
 
-static const char *const verdicts[] = {"OK", "WA", "TLE", "MLE", "OLE", "RE", "CE", "SE", "SKIP"};
-#define NVERDICTS (int)(sizeof(verdicts) / sizeof(verdicts[0]))
-
 static struct json *summarise(struct bench *b, const int *ks, int nks, double seconds)
 {
     int *n = calloc((size_t)b->nproblems, sizeof(int)),
         *c = calloc((size_t)b->nproblems, sizeof(int));
-    int counts[NVERDICTS] = {0}, judged = 0, with = 0;
+    int counts[VERDICT_COUNT] = {0}, judged = 0, with = 0;
     struct json *d = json_object(), *failed = json_array();
     for (int i = 0; n && c && i < b->nsamples; i++) {
         struct sample *s = &b->samples[i];
         if (!s->done)
             continue;
         judged++;
-        for (int v = 0; v < NVERDICTS; v++)
-            counts[v] += strcmp(s->verdict, verdicts[v]) == 0;
-        if (strcmp(s->verdict, "SKIP") == 0)
+        counts[s->verdict]++;
+        if (s->verdict == VERDICT_SKIP)
             continue; /* not run: left out of pass@k */
         n[s->problem]++;
         c[s->problem] += s->passed;
@@ -390,7 +408,7 @@ static struct json *summarise(struct bench *b, const int *ks, int nks, double se
             struct json *f = json_push(failed, json_object());
             json_set_str(f, "task_id", b->ids[s->problem]);
             json_set_str(f, "language", s->language);
-            json_set_str(f, "verdict", s->verdict);
+            json_set_str(f, "verdict", verdict_name(s->verdict));
         }
     }
     /* Problems without a judged sample are left out of pass@k: n and c compacted. */
@@ -416,8 +434,8 @@ static struct json *summarise(struct bench *b, const int *ks, int nks, double se
             json_set_num(pk, key, v);
     }
     struct json *mix = json_set(d, "verdicts", json_object());
-    for (int v = 0; v < NVERDICTS; v++)
-        json_set_num(mix, verdicts[v], counts[v]);
+    for (int v = 0; v < VERDICT_COUNT; v++)
+        json_set_num(mix, verdict_name((enum verdict)v), counts[v]);
     json_set_num(d, "seconds", round(seconds * 100) / 100);
     json_set_bool(d, "interrupted", judged < b->nsamples);
     json_set(d, "failed", failed);
@@ -451,9 +469,9 @@ static void print_table(const struct json *d, const int *ks, int nks)
     }
     printf("%-12s", "verdicts");
     const struct json *mix = json_get(d, "verdicts");
-    for (int i = 0; i < NVERDICTS; i++)
-        if (json_num(json_get(mix, verdicts[i]), &v) && v > 0)
-            printf(" %s %.0f", verdicts[i], v);
+    for (int i = 0; i < VERDICT_COUNT; i++)
+        if (json_num(json_get(mix, verdict_name((enum verdict)i)), &v) && v > 0)
+            printf(" %s %.0f", verdict_name((enum verdict)i), v);
     printf("\n%-12s %.1f s (%.1f samples/s)\n", "time", secs, secs > 0 ? judged / secs : 0);
 }
 

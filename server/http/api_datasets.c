@@ -20,6 +20,7 @@
 #include "server/datasets/dataset.h"
 #include "server/datasets/harness.h"
 #include "server/datasets/loader.h"
+#include "server/http/render.h"
 #include "server/judge/judge.h"
 
 /* Whether id is all digits (SandboxFusion shows such ids as numbers, as MBPP's are). */
@@ -266,45 +267,44 @@ struct submit_work {
     struct judge_request *req;
 };
 
-/* SandboxFusion's EvalResult for a judged completion. */
-static struct json *eval_result(const struct submit_work *w, const struct json *d)
+/* One test's EvalResult entry. */
+static struct json *eval_test(const struct judge_test_result *t)
 {
-    const char *id = "", *status = "SE", *after;
+    struct json *o = json_object();
+    bool ok = t->verdict == VERDICT_OK;
+    json_set_bool(o, "passed", ok);
+    struct json *ex = json_set(o, "exec_info", json_object());
+    json_set_str(ex, "status", render_run_status(t->verdict));
+    json_set_str(ex, "message", "");
+    json_set_null(ex, "compile_result");
+    struct json *run = json_set(ex, "run_result", json_object());
+    json_set_str(run, "status", t->verdict == VERDICT_TLE ? "TimeLimitExceeded" : "Finished");
+    json_set_num(run, "execution_time", (double)t->wall_ms / 1000.0);
+    json_set_num(run, "return_code", t->exit_code);
+    json_set_bytes(run, "stdout", t->out, t->out_len);
+    json_set_bytes(run, "stderr", t->err, t->err_len);
+    struct json *info = json_set(o, "test_info", json_object());
+    json_set_num(info, "index", t->index);
+    json_set_str(info, "verdict", verdict_name(t->verdict));
+    if (t->reason[0])
+        json_set_str(info, "reason", t->reason);
+    else
+        json_set_null(info, "reason");
+    return o;
+}
+
+/* SandboxFusion's EvalResult for a judged completion (res NULL: nothing was run). */
+static struct json *eval_result(const struct submit_work *w, const struct judge_result *res)
+{
+    const char *id = "", *after;
     json_str(json_get(w->problem, "id"), &id);
-    json_str(json_get(d, "status"), &status);
     struct json *r = json_object();
     set_id(r, id);
-    const struct json *tests = json_get(d, "tests");
-    bool accepted = d && strcmp(status, "OK") == 0 && json_len(tests) > 0;
+    bool accepted = res && res->status == VERDICT_OK && res->ntests > 0;
     struct json *ts = json_array();
-    for (int i = 0; i < json_len(tests); i++) {
-        const struct json *t = json_at(tests, i);
-        const char *v = "SE";
-        double wall = 0, code = 0;
-        json_str(json_get(t, "verdict"), &v);
-        json_num(json_get(t, "wall_ms"), &wall);
-        json_num(json_get(t, "exit_code"), &code);
-        bool ok = strcmp(v, "OK") == 0;
-        accepted = accepted && ok;
-        struct json *o = json_push(ts, json_object());
-        json_set_bool(o, "passed", ok);
-        struct json *ex = json_set(o, "exec_info", json_object());
-        json_set_str(ex, "status",
-                     ok                     ? "Success"
-                     : strcmp(v, "SE") == 0 ? "SandboxError"
-                                            : "Failed");
-        json_set_str(ex, "message", "");
-        json_set_null(ex, "compile_result");
-        struct json *run = json_set(ex, "run_result", json_object());
-        json_set_str(run, "status", strcmp(v, "TLE") == 0 ? "TimeLimitExceeded" : "Finished");
-        json_set_num(run, "execution_time", wall / 1000.0);
-        json_set_num(run, "return_code", code);
-        json_set(run, "stdout", json_dup(json_get(t, "stdout")));
-        json_set(run, "stderr", json_dup(json_get(t, "stderr")));
-        struct json *info = json_set(o, "test_info", json_object());
-        json_set_num(info, "index", i);
-        json_set_str(info, "verdict", v);
-        json_set(info, "reason", json_dup(json_get(t, "reason")));
+    for (int i = 0; res && i < res->ntests; i++) {
+        accepted = accepted && res->tests[i].verdict == VERDICT_OK;
+        json_push(ts, eval_test(&res->tests[i]));
     }
     json_set_bool(r, "accepted", accepted);
     json_set_str(r, "extracted_code", w->h.code);
@@ -319,9 +319,9 @@ static struct json *eval_result(const struct submit_work *w, const struct json *
         json_set_null(r, "test_code");
     json_set(r, "tests", ts);
     struct json *extra = json_set(r, "extra", json_object());
-    json_set_str(extra, "verdict", d ? status : "not run");
-    if (d)
-        json_set(extra, "judge", json_dup(d));
+    json_set_str(extra, "verdict", res ? verdict_name(res->status) : "not run");
+    if (res)
+        json_set(extra, "judge", render_judged(res));
     return r;
 }
 
@@ -336,19 +336,17 @@ static void submit_free(struct submit_work *w)
 static void submit_work(void *arg)
 {
     struct submit_work *w = arg;
-    struct json *d = judge_run(&w->api->env, w->req);
-    api_count_judged(w->api, judge_language(w->req), d);
-    const char *status = "SE", *message = "";
-    json_str(json_get(d, "status"), &status);
-    json_str(json_get(d, "message"), &message);
-    if (strcmp(status, "SE") == 0) { /* ours, not the program's: SandboxFusion answers 500 */
-        char msg[ERR_LEN + 40];
-        snprintf(msg, sizeof(msg), "failed to run in the sandbox: %s", message);
+    struct judge_result res;
+    judge_run(&w->api->env, w->req, &res);
+    metrics_judged(w->api->metrics, w->req->lang, &res);
+    if (res.status == VERDICT_SE) { /* ours, not the program's: SandboxFusion answers 500 */
+        char msg[sizeof(res.message) + 40];
+        snprintf(msg, sizeof(msg), "failed to run in the sandbox: %s", res.message);
         api_reply_detail(w->api, w->x, 500, msg);
     } else {
-        api_reply_json(w->api, w->x, 200, eval_result(w, d));
+        api_reply_json(w->api, w->x, 200, eval_result(w, &res));
     }
-    json_free(d);
+    judge_result_fini(&res);
     submit_free(w);
 }
 
@@ -391,10 +389,13 @@ void api_submit(struct api *a, struct http_exchange *x)
         submit_free(w);
         return;
     }
-    struct judge_error e;
-    if (judge_parse(a->cfg.langs, w->h.request, &w->req, &e) < 0) {
-        const char *locs[2] = {"config", "language"};
-        api_reply_422_at(a, x, e.type, locs, 2, e.msg);
+    struct request_error e;
+    if (request_parse(a->cfg.langs, w->h.request, REQUEST_JUDGE, "/submit", &w->req, &e) < 0) {
+        /* the harness made the request: its fault is the problem's or the language's */
+        snprintf(e.loc[0], sizeof(e.loc[0]), "config");
+        snprintf(e.loc[1], sizeof(e.loc[1]), "language");
+        e.nloc = 2;
+        api_reply_error(a, x, &e);
         submit_free(w);
         return;
     }

@@ -1,7 +1,7 @@
 /*
- * api_impl: what the api module's source files share, server/api.c (routes, /run_code,
- * /v1/judge, the rest) and server/api_datasets.c (SandboxFusion's dataset endpoints). Not a
- * contract for other modules: they use server/api.h.
+ * api_impl: what the api module's source files share: api.c (routes, replies, small routes),
+ * api_judge.c (/run_code, /v1/judge, /v1/judge/batch) and api_datasets.c (SandboxFusion's
+ * dataset endpoints and /submit). Not a contract for other modules: they use api.h.
  */
 #ifndef VERDICT_API_IMPL_H
 #define VERDICT_API_IMPL_H
@@ -11,6 +11,7 @@
 
 #include "server/http/api.h"
 #include "server/http/metrics.h"
+#include "server/http/request.h"
 #include "server/judge/program.h"
 #include "server/util/json.h"
 
@@ -30,11 +31,19 @@ void api_reply_422_at(struct api *a, struct http_exchange *x, const char *type,
                       const char *const *locs, int nloc, const char *msg);
 void api_reply_422(struct api *a, struct http_exchange *x, const char *type, const char *field,
                    const char *sub, const char *msg);
+/* A request_error as FastAPI's 422 (loc prefixed with "body"). */
+void api_reply_error(struct api *a, struct http_exchange *x, const struct request_error *e);
 /* 503 with Retry-After for a scheduler refusal (-EBUSY: queue full; else shutting down). */
 void api_reply_busy(struct api *a, struct http_exchange *x, int rc);
 
-/* Counts a /v1/judge answer's verdicts (per language l) and run times in the metrics. */
-void api_count_judged(struct api *a, const struct lang *l, const struct json *d);
+/* The request body as JSON, or NULL after a 422 (a NUL in it, or not JSON). The caller frees
+ * it. */
+struct json *api_read_body(struct api *a, struct http_exchange *x);
+
+/* The judging routes (api_judge.c). */
+void api_run_code(struct api *a, struct http_exchange *x);
+void api_judge(struct api *a, struct http_exchange *x);
+void api_judge_batch(struct api *a, struct http_exchange *x);
 
 /* SandboxFusion's dataset routes (server/api_datasets.c). */
 void api_list_datasets(struct api *a, struct http_exchange *x);

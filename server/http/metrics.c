@@ -10,14 +10,14 @@
 #include <string.h>
 
 static const char *const routes[] = {
-    "/run_code", "/v1/judge", "/v1/judge/batch", "/v1/ping",  "/v1/languages",     "/healthz",
-    "/metrics",  "/submit",   "/get_prompts",    "/list_ids", "/get_prompt_by_id", "/list_datasets",
-    "other"};
+    "/run_code",         "/v1/judge",      "/v1/judge/batch", "/v1/ping",     "/v1/languages",
+    "/healthz",          "/metrics",       "/submit",         "/get_prompts", "/list_ids",
+    "/get_prompt_by_id", "/list_datasets", "/openapi.json",   "other"};
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))
 static const int statuses[] = {200, 400, 404, 405, 413, 422, 500, 503, 504};
 #define NSTATUS (sizeof(statuses) / sizeof(statuses[0]))
-static const char *const verdicts[] = {"OK", "WA", "TLE", "MLE", "OLE", "RE", "CE", "SE"};
-#define NVERDICTS (sizeof(verdicts) / sizeof(verdicts[0]))
+/* Counted verdicts: the enum's, up to SE (SKIP is not a program's outcome). */
+#define NVERDICTS ((size_t)VERDICT_SE + 1)
 static const double bounds[] = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
                                 0.5,   1,     2.5,  5,     10,   30,  60};
 #define NBOUNDS (sizeof(bounds) / sizeof(bounds[0]))
@@ -69,16 +69,29 @@ void metrics_request(struct metrics *m, const char *path, int status)
     atomic_fetch_add_explicit(&m->requests[r][s], 1, memory_order_relaxed);
 }
 
-void metrics_verdict(struct metrics *m, const struct lang *l, const char *verdict)
+void metrics_verdict(struct metrics *m, const struct lang *l, enum verdict v)
 {
-    for (int i = 0; i < lang_count(m->langs); i++) {
-        if (lang_at(m->langs, i) != l)
-            continue;
-        for (size_t v = 0; v < NVERDICTS; v++)
-            if (strcmp(verdicts[v], verdict) == 0)
-                atomic_fetch_add_explicit(&m->verdicts[(size_t)i * NVERDICTS + v], 1,
-                                          memory_order_relaxed);
+    if ((size_t)v >= NVERDICTS)
         return;
+    for (int i = 0; i < lang_count(m->langs); i++) {
+        if (lang_at(m->langs, i) == l) {
+            atomic_fetch_add_explicit(&m->verdicts[(size_t)i * NVERDICTS + v], 1,
+                                      memory_order_relaxed);
+            return;
+        }
+    }
+}
+
+void metrics_judged(struct metrics *m, const struct lang *l, const struct judge_result *res)
+{
+    const struct judge_compile *c = &res->compile;
+    if (c->built && c->compiled_language && !c->cached)
+        metrics_observe(m, HIST_COMPILE, (double)c->wall_ms / 1000.0);
+    if (res->ntests == 0) /* nothing ran: the compile's verdict, or our fault, once */
+        metrics_verdict(m, l, res->status);
+    for (int i = 0; i < res->ntests; i++) {
+        metrics_verdict(m, l, res->tests[i].verdict);
+        metrics_observe(m, HIST_RUN, (double)res->tests[i].wall_ms / 1000.0);
     }
 }
 
@@ -143,13 +156,13 @@ char *metrics_render(struct metrics *m, const struct metrics_gauges *g)
         for (size_t v = 0; v < NVERDICTS; v++)
             if (get(&m->verdicts[(size_t)i * NVERDICTS + v]))
                 put(&t, "verdict_verdicts_total{language=\"%s\",verdict=\"%s\"} %llu\n",
-                    lang_at(m->langs, i)->name, verdicts[v],
+                    lang_at(m->langs, i)->name, verdict_name((enum verdict)v),
                     get(&m->verdicts[(size_t)i * NVERDICTS + v]));
     put(&t, "# HELP verdict_sandbox_errors_total Runs that ended SE (a fault of the sandbox).\n"
             "# TYPE verdict_sandbox_errors_total counter\n");
     unsigned long long se = 0;
     for (int i = 0; i < lang_count(m->langs); i++)
-        se += get(&m->verdicts[(size_t)i * NVERDICTS + NVERDICTS - 1]);
+        se += get(&m->verdicts[(size_t)i * NVERDICTS + VERDICT_SE]);
     put(&t, "verdict_sandbox_errors_total %llu\n", se);
     put(&t,
         "# TYPE verdict_queue_depth gauge\nverdict_queue_depth %d\n"

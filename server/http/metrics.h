@@ -7,6 +7,7 @@
 #ifndef VERDICT_METRICS_H
 #define VERDICT_METRICS_H
 
+#include "server/judge/judge.h"
 #include "server/judge/lang.h"
 
 enum metrics_hist { HIST_QUEUE, HIST_COMPILE, HIST_RUN, HIST_COUNT };
@@ -25,8 +26,11 @@ void metrics_free(struct metrics *m);
 
 /* A request answered on path with an HTTP status. */
 void metrics_request(struct metrics *m, const char *path, int status);
-/* A program's verdict ("OK", "WA", "TLE", "MLE", "OLE", "RE", "CE", "SE") in a language. */
-void metrics_verdict(struct metrics *m, const struct lang *l, const char *verdict);
+/* A program's verdict in a language (SKIP is not counted). */
+void metrics_verdict(struct metrics *m, const struct lang *l, enum verdict v);
+/* A judged request: each test's verdict and run time once, or, when no test ran, the
+ * result's own verdict (CE, a compile TLE/MLE, SE) once; the compile time when it ran. */
+void metrics_judged(struct metrics *m, const struct lang *l, const struct judge_result *res);
 /* A duration in seconds. */
 void metrics_observe(struct metrics *m, enum metrics_hist h, double seconds);
 

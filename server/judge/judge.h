@@ -1,39 +1,133 @@
 /*
- * judge: verdict's native judging: one program against a list of tests, compiled once, each
- * test a verdict (OK, WA, TLE, MLE, OLE, RE, CE, SE), and a reward.
+ * judge: one program against a list of tests, compiled once, each test a verdict (enum
+ * verdict), and a reward; the one judging path of every route (/run_code, /v1/judge, batch
+ * items, /submit) and of `verdict bench`.
  *
- * Tests are stdin/expected pairs compared by server/compare, or a harness: test code joined to
- * the program by the language's template, which passes only if the program exits 0 *and*
- * prints a secret marker, generated per run, after the last check (an early exit(0) is not a
- * pass).
+ * The request and the result are plain data, built and read by the caller: the API edge
+ * (server/http/request, server/http/render) turns JSON into a judge_request and a
+ * judge_result into JSON; nothing here knows JSON.
+ *
+ * Tests are stdin/expected pairs compared by server/judge/compare (or a checker program), a
+ * harness (test code joined to the program by the language's template, which passes only if
+ * the program exits 0 *and* prints a secret marker, generated per run, after the last check),
+ * or one plain run (`run_only`: /run_code, whose verdict is the run's own).
  */
 #ifndef VERDICT_JUDGE_H
 #define VERDICT_JUDGE_H
 
+#include "server/judge/compare.h"
 #include "server/judge/lang.h"
 #include "server/judge/program.h"
-#include "server/util/json.h"
+#include "server/judge/verdict.h"
 
-struct judge_request;
+#define JUDGE_MAX_TESTS 1024 /* tests in one request */
+#define JUDGE_MAX_FILES 256  /* files a request places in the work dir, besides the source */
+#define JUDGE_MAX_FETCH 64   /* distinct work-dir files a request asks back */
+#define JUDGE_EXCERPT   512  /* bytes of stdout/stderr kept per test (not for run_only) */
 
-/* Where a request is wrong: the field path (e.g. "tests", "3", "expected") and what. */
-struct judge_error {
-    char loc[3][48];
-    int nloc;
-    char type[32];
-    char msg[160];
+struct judge_test {
+    uint8_t *in; /* stdin (heap; NULL: empty) */
+    size_t in_len;
+    uint8_t *want; /* the expected output (heap; NULL for run_only and harness runs) */
+    size_t want_len;
 };
 
-/* Validates a /v1/judge body. Returns 0 with *out, or -EINVAL with e filled. */
-int judge_parse(const struct lang_set *langs, const struct json *body, struct judge_request **out,
-                struct judge_error *e);
+/* A whole request. Every pointer is heap and owned by the request (judge_request_free). */
+struct judge_request {
+    const struct lang *lang;
+    char *code; /* the program's source */
+    size_t code_len;
+    char *harness; /* test code joined by the template, or NULL */
+    size_t harness_len;
+    int nfiles;             /* work-dir files besides the source, at most JUDGE_MAX_FILES */
+    struct job_file *files; /* JUDGE_MAX_FILES + 1 slots: judge_run puts the source last */
+    int ntests;             /* 1 for a harness or run_only */
+    struct judge_test *tests;
+    bool *selected; /* ntests flags: which tests run ("only") */
+    struct cmp_spec cmp;
+    const struct lang *checker_lang; /* CMP_CHECKER */
+    char *checker_code;
+    size_t checker_len;
+    struct job_limits limits;         /* per run; zero fields: the language's */
+    struct job_limits compile_limits; /* zero fields: the template's */
+    bool all_or_nothing, stop_on_failure;
+    bool run_only;     /* one run, its whole output kept, no comparison (/run_code) */
+    int nfetch;        /* distinct paths, at most JUDGE_MAX_FETCH */
+    char **fetch;      /* work-dir files returned by the run (run_only) */
+    size_t bytes;      /* what the request holds in memory, for admission */
+    const char *route; /* for the record: "/run_code", ... (static string) */
+};
 
-/* Judges (in a worker: it runs programs) and returns the response document. */
-struct json *judge_run(const struct program_env *env, struct judge_request *r);
+/* An empty request (calloc'd with room for files and fetch paths), or NULL. */
+struct judge_request *judge_request_new(void);
 
-/* The language of a parsed request (borrowed). */
-const struct lang *judge_language(const struct judge_request *r);
+/* Adds a work-dir file: path copied, data consumed (freed on failure too). Returns 0, or
+ * -E2BIG past JUDGE_MAX_FILES, -ENOMEM. */
+int judge_add_file(struct judge_request *r, const char *path, uint8_t *data, size_t len);
+
+/* Adds a path to fetch back, ignoring one already asked for. Returns 0, -E2BIG past
+ * JUDGE_MAX_FETCH, -ENOMEM. */
+int judge_add_fetch(struct judge_request *r, const char *path);
 
 void judge_request_free(struct judge_request *r);
+
+struct judge_fetched {
+    char *path;    /* heap */
+    int error;     /* 0, or a negative errno (-ELOOP a link, -EFBIG too big, -ENOENT ...) */
+    uint8_t *data; /* heap, when error == 0 */
+    size_t len;
+};
+
+struct judge_test_result {
+    int index; /* the test's index in the request */
+    enum verdict verdict;
+    enum job_status status; /* the run's own status (before comparison) */
+    enum job_clock tle_clock;
+    int exit_code, signal;
+    int64_t cpu_ms, wall_ms; /* ms */
+    uint64_t memory_kib;     /* peak, KiB */
+    bool stdout_truncated, stderr_truncated;
+    uint8_t *out; /* stdout: an excerpt of JUDGE_EXCERPT bytes, or whole for run_only (heap) */
+    size_t out_len;
+    uint8_t *err; /* stderr, likewise */
+    size_t err_len;
+    char reason[CMP_WHY + 64]; /* why it is not OK ("" when OK) */
+    int nfetched;
+    struct judge_fetched *fetched; /* heap (run_only) */
+};
+
+struct judge_compile {
+    bool compiled_language; /* the language has a compile step */
+    bool built;             /* program_build answered (false: SE before any verdict) */
+    enum verdict verdict;   /* OK, CE, TLE or MLE (the compile's own limits) */
+    bool cached;            /* served from the compile cache */
+    int64_t wall_ms;        /* the compile's wall time, ms, when it ran */
+    char *output;           /* the compiler's message (heap) or NULL */
+};
+
+struct judge_result {
+    /* OK: the program was built and its tests ran (each has a verdict); CE, TLE, MLE: the
+     * compile failed so; SE: ours (sandbox, checker, no GPU): message says why. */
+    enum verdict status;
+    char message[ERR_LEN + 64];
+    struct judge_compile compile;
+    char *checker_output; /* the checker's compiler message when it did not build (heap) */
+    double reward;        /* passed / total, or all-or-nothing */
+    int passed, total, ran;
+    int ntests; /* results, in the order run */
+    struct judge_test_result *tests;
+};
+
+/* Judges r (in a worker: it runs programs; blocks until done) into res, which the caller
+ * releases with judge_result_fini whatever happened. Never fails: faults are SE in res. */
+void judge_run(const struct program_env *env, const struct judge_request *r,
+               struct judge_result *res);
+
+void judge_result_fini(struct judge_result *res);
+
+/* The verdict of a whole result, as a sample is scored: OK when every selected test passed,
+ * else the first failing test's verdict (*test its index, -1 for none), or the compile's /
+ * SE; WA when no test ran. *reason borrowed from res. */
+enum verdict judge_outcome(const struct judge_result *res, int *test, const char **reason);
 
 #endif

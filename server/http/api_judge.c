@@ -1,0 +1,321 @@
+/*
+ * api_judge: the routes that judge programs: SandboxFusion's /run_code, verdict's /v1/judge
+ * and /v1/judge/batch. (/submit, which judges a dataset problem, is in api_datasets.c.)
+ *
+ * One way through for all of them, on two threads:
+ *   HTTP thread: api_read_request (NUL check, JSON, request_parse: 422 naming the field),
+ *     then sched_submit of a struct judged; the connection waits suspended, no thread held.
+ *   worker: judge_run (blocks in the sandbox), metrics_judged, render_*, the reply, which
+ *     resumes the connection; the worker frees the request.
+ * /run_code follows ../shared/reference/sandboxfusion-api.md §1 field for field (see
+ * server/http/render.h); run_timeout limits CPU time and wall time alike (SandboxFusion's is
+ * wall clock only), compile_timeout likewise for the compile step; a request that waited in
+ * the queue past its client's deadline (veRL: compile + run timeouts + 10 s) answers 504.
+ *
+ * A batch is many programs in one request, answered as NDJSON in completion order, one line
+ * per item: {"id": ..., "result": {...as /v1/judge...}} or {"id": ..., "error": {type, loc,
+ * msg}}. Items that are the same program with the same tests (everything but the id) are
+ * judged once and the result given to each.
+ */
+#include "server/http/api_impl.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "server/http/render.h"
+#include "server/http/request.h"
+#include "server/util/sha256.h"
+
+#define MAX_BATCH 4096 /* items in one /v1/judge/batch request */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct json *api_read_body(struct api *a, struct http_exchange *x)
+{
+    size_t len;
+    const char *text = http_body(x, &len);
+    struct request_error e;
+    if (request_check_text(text, len, &e) < 0) {
+        api_reply_error(a, x, &e);
+        return NULL;
+    }
+    struct json *body = json_parse(text);
+    if (!body)
+        api_reply_422(a, x, "json_invalid", NULL, NULL, "JSON decode error");
+    return body;
+}
+
+/* ---- /run_code and /v1/judge ------------------------------------------------------------ */
+
+struct judged {
+    struct api *api;
+    struct http_exchange *x;
+    struct judge_request *req;
+    double queued_at; /* when it entered the scheduler's queue */
+    double deadline;  /* /run_code: when its client gives up; 0: none */
+};
+
+static void judged_work(void *arg)
+{
+    struct judged *w = arg;
+    struct api *a = w->api;
+    double started = now_s();
+    metrics_observe(a->metrics, HIST_QUEUE, started - w->queued_at);
+    if (w->deadline && started > w->deadline) { /* its client has given up (veRL retries) */
+        api_reply_detail(a, w->x, 504, "the request waited in the queue past its deadline");
+    } else {
+        struct judge_result res;
+        judge_run(&a->env, w->req, &res);
+        metrics_judged(a->metrics, w->req->lang, &res);
+        api_reply_json(a, w->x, 200,
+                       w->req->run_only ? render_run_code(&res) : render_judged(&res));
+        judge_result_fini(&res);
+    }
+    judge_request_free(w->req);
+    free(w);
+}
+
+/* Reads, validates and queues one judging request of the route's shape. */
+static void judge_route(struct api *a, struct http_exchange *x, enum request_shape shape)
+{
+    struct json *body = api_read_body(a, x);
+    if (!body)
+        return;
+    struct request_error e;
+    struct judge_request *req = NULL;
+    int rc = request_parse(a->cfg.langs, body, shape,
+                           shape == REQUEST_RUN_CODE ? "/run_code" : "/v1/judge", &req, &e);
+    json_free(body);
+    if (rc < 0) {
+        api_reply_error(a, x, &e);
+        return;
+    }
+    struct judged *w = malloc(sizeof(*w));
+    if (!w) {
+        judge_request_free(req);
+        api_reply_detail(a, x, 500, "out of memory");
+        return;
+    }
+    *w = (struct judged){a, x, req, now_s(), 0};
+    if (shape == REQUEST_RUN_CODE)
+        w->deadline = w->queued_at +
+                      (double)(req->compile_limits.wall_ms + req->limits.wall_ms) / 1000.0 + 10.0;
+    if ((rc = sched_submit(a->cfg.sched, judged_work, w)) == 0)
+        return; /* answered by a worker; the connection waits suspended */
+    judge_request_free(req);
+    free(w);
+    api_reply_busy(a, x, rc);
+}
+
+void api_run_code(struct api *a, struct http_exchange *x)
+{
+    judge_route(a, x, REQUEST_RUN_CODE);
+}
+
+void api_judge(struct api *a, struct http_exchange *x)
+{
+    judge_route(a, x, REQUEST_JUDGE);
+}
+
+/* ---- /v1/judge/batch ---------------------------------------------------------------------- */
+
+struct batch {
+    struct api *api;
+    struct http_exchange *x;
+    pthread_mutex_t lock;
+    int remaining; /* programs not yet answered (+1 while the handler is still submitting) */
+};
+
+struct batch_job {
+    struct batch *b;
+    struct judge_request *req;
+    int nids;
+    char **ids; /* rendered JSON of each item's id */
+};
+
+static void batch_line(struct batch *b, const char *id, const char *field, struct json *value)
+{
+    char *v = json_render(value, false);
+    size_t n = strlen(id) + (v ? strlen(v) : 4) + strlen(field) + 16;
+    char *line = malloc(n);
+    if (line) {
+        int len = snprintf(line, n, "{\"id\":%s,\"%s\":%s}\n", id, field, v ? v : "null");
+        http_stream_write(b->x, line, (size_t)len);
+    }
+    free(line);
+    free(v);
+}
+
+static void batch_done(struct batch *b)
+{
+    pthread_mutex_lock(&b->lock);
+    bool last = --b->remaining == 0;
+    pthread_mutex_unlock(&b->lock);
+    if (last) {
+        metrics_request(b->api->metrics, "/v1/judge/batch", 200);
+        atomic_fetch_add(&b->api->answered, 1);
+        http_stream_end(b->x);
+        pthread_mutex_destroy(&b->lock);
+        free(b);
+    }
+}
+
+static void batch_job_free(struct batch_job *j)
+{
+    for (int i = 0; i < j->nids; i++)
+        free(j->ids[i]);
+    free(j->ids);
+    judge_request_free(j->req);
+    free(j);
+}
+
+static void batch_work(void *arg)
+{
+    struct batch_job *j = arg;
+    struct judge_result res;
+    judge_run(&j->b->api->env, j->req, &res);
+    metrics_judged(j->b->api->metrics, j->req->lang, &res);
+    struct json *d = render_judged(&res);
+    judge_result_fini(&res);
+    for (int i = 0; i < j->nids; i++)
+        batch_line(j->b, j->ids[i], "result", d);
+    json_free(d);
+    struct batch *b = j->b;
+    batch_job_free(j);
+    batch_done(b);
+}
+
+/* What makes two items the same program: every member but the id, rendered. */
+static void item_key(const struct json *item, char key[65])
+{
+    struct sha256 h;
+    sha256_init(&h);
+    int n = json_members(item);
+    for (int i = 0; i < n; i++) {
+        const struct json *m = json_member(item, i);
+        if (strcmp(json_key(m), "id") == 0)
+            continue;
+        char *v = json_render(m, false);
+        sha256_update(&h, json_key(m), strlen(json_key(m)) + 1);
+        if (v)
+            sha256_update(&h, v, strlen(v) + 1);
+        free(v);
+    }
+    sha256_hex(&h, key);
+}
+
+static void batch_error(struct batch *b, const char *id, const struct request_error *e)
+{
+    struct json *err = request_error_json(e, NULL);
+    batch_line(b, id, "error", err);
+    json_free(err);
+}
+
+static void batch_item(struct batch *b, const struct json *item, struct batch_job **jobs,
+                       char (*keys)[65], int *njobs)
+{
+    const struct json *idv = json_get(item, "id");
+    char *id = idv ? json_render(idv, false) : strdup("null");
+    struct request_error e;
+    struct judge_request *req = NULL;
+    if (!id)
+        return;
+    char key[65];
+    item_key(item, key);
+    for (int k = 0; k < *njobs; k++) {
+        if (strcmp(keys[k], key) == 0) { /* the same program and tests: judged once */
+            char **ids = realloc(jobs[k]->ids, (size_t)(jobs[k]->nids + 1) * sizeof(*ids));
+            if (ids) {
+                jobs[k]->ids = ids;
+                ids[jobs[k]->nids++] = id;
+                return;
+            }
+        }
+    }
+    if (request_parse(b->api->cfg.langs, item, REQUEST_JUDGE, "/v1/judge/batch", &req, &e) < 0) {
+        batch_error(b, id, &e);
+        free(id);
+        return;
+    }
+    struct batch_job *j = calloc(1, sizeof(*j));
+    char **ids = malloc(sizeof(*ids));
+    if (!j || !ids) {
+        free(j);
+        free(ids);
+        free(id);
+        judge_request_free(req);
+        return;
+    }
+    *j = (struct batch_job){b, req, 1, ids};
+    ids[0] = id;
+    memcpy(keys[*njobs], key, 65);
+    jobs[(*njobs)++] = j;
+}
+
+/* Queues every distinct program; an item the scheduler refuses is answered "busy". */
+static void batch_submit(struct batch *b, struct batch_job **jobs, int njobs)
+{
+    for (int k = 0; k < njobs; k++) {
+        pthread_mutex_lock(&b->lock);
+        b->remaining++;
+        pthread_mutex_unlock(&b->lock);
+        if (sched_submit(b->api->cfg.sched, batch_work, jobs[k]) == 0)
+            continue;
+        struct request_error e;
+        request_fail(&e, "busy", "server busy: the queue is full, retry this item", NULL, NULL,
+                     NULL);
+        for (int i = 0; i < jobs[k]->nids; i++)
+            batch_error(b, jobs[k]->ids[i], &e);
+        batch_job_free(jobs[k]);
+        batch_done(b);
+    }
+}
+
+void api_judge_batch(struct api *a, struct http_exchange *x)
+{
+    struct json *body = api_read_body(a, x);
+    if (!body)
+        return;
+    const struct json *items = json_get(body, "items");
+    int n = json_len(items);
+    if (!json_is_array(items) || n == 0 || n > MAX_BATCH) {
+        json_free(body);
+        api_reply_422(a, x, "list_type", "items", NULL,
+                      "items must be a list of 1 to 4096 programs");
+        return;
+    }
+    struct batch *b = calloc(1, sizeof(*b));
+    struct batch_job **jobs = calloc((size_t)n, sizeof(*jobs));
+    char(*keys)[65] = calloc((size_t)n, sizeof(*keys));
+    if (!b || !jobs || !keys) {
+        free(b);
+        free(jobs);
+        free(keys);
+        json_free(body);
+        api_reply_detail(a, x, 500, "out of memory");
+        return;
+    }
+    b->api = a;
+    b->x = x;
+    pthread_mutex_init(&b->lock, NULL);
+    b->remaining = 1; /* the handler's own, until everything is submitted */
+    http_stream_begin(x, 200, "application/x-ndjson");
+    int njobs = 0;
+    for (int i = 0; i < n; i++)
+        batch_item(b, json_at(items, i), jobs, keys, &njobs);
+    json_free(body);
+    batch_submit(b, jobs, njobs);
+    free(jobs);
+    free(keys);
+    batch_done(b); /* the handler's reference */
+}

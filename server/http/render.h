@@ -1,0 +1,25 @@
+/*
+ * render: a judge_result as the JSON each route answers; the only place results become JSON.
+ *
+ * /v1/judge (and each batch line, and /submit's extra.judge): {status, reward, passed, total,
+ * ran, message?, compile_output?, checker_compile_output?, compile: {ok, verdict, cached,
+ * wall_ms?}, tests: [{index, verdict, time_ms, wall_ms, memory_kib, exit_code, stdout,
+ * stderr, reason?}]} (docs/api.md). /run_code: SandboxFusion's RunCodeResponse (status
+ * Success / Failed / SandboxError, compile_result, run_result as CommandRunResults, files).
+ */
+#ifndef VERDICT_RENDER_H
+#define VERDICT_RENDER_H
+
+#include "server/judge/judge.h"
+#include "server/util/json.h"
+
+/* The /v1/judge document (heap), or NULL when out of memory. */
+struct json *render_judged(const struct judge_result *res);
+
+/* The /run_code document of a run_only result (heap), or NULL. */
+struct json *render_run_code(const struct judge_result *res);
+
+/* SandboxFusion's RunStatus of a verdict: "Success", "Failed" or "SandboxError". */
+const char *render_run_status(enum verdict v);
+
+#endif

@@ -1,0 +1,444 @@
+/*
+ * request: JSON into a judge_request, one parser for every judging route.
+ *
+ * The common part (language, code, files, fetch_files) is read once; each shape then reads its
+ * own members: /run_code's stdin, compile_timeout, run_timeout and memory_limit_MB (seconds
+ * and MiB, as SandboxFusion names them), /v1/judge's tests or harness, compare, limits,
+ * reward, stop_on_failure and only. Members not named here are ignored, as SandboxFusion's
+ * pydantic models ignore extra fields.
+ *
+ * SandboxFusion's quirks kept for /run_code: a missing or null language is python; a file
+ * whose content is null, or whose path holds IGNORE_THIS_FILE, is skipped; fetch_files
+ * entries that cannot name a work-dir file are left out of the answer rather than refused.
+ */
+#include "server/http/request.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/util/base64.h"
+
+int request_fail(struct request_error *e, const char *type, const char *msg, const char *l0,
+                 const char *l1, const char *l2)
+{
+    const char *locs[3] = {l0, l1, l2};
+    e->nloc = 0;
+    for (int i = 0; i < 3 && locs[i]; i++)
+        snprintf(e->loc[e->nloc++], sizeof(e->loc[0]), "%s", locs[i]);
+    snprintf(e->type, sizeof(e->type), "%s", type);
+    snprintf(e->msg, sizeof(e->msg), "%s", msg);
+    return -EINVAL;
+}
+
+struct json *request_error_json(const struct request_error *e, const char *prefix)
+{
+    struct json *o = json_object();
+    json_set_str(o, "type", e->type);
+    struct json *loc = json_set(o, "loc", json_array());
+    if (prefix)
+        json_push_str(loc, prefix);
+    for (int i = 0; i < e->nloc; i++)
+        json_push_str(loc, e->loc[i]);
+    json_set_str(o, "msg", e->msg);
+    return o;
+}
+
+/* ---- raw text: NUL ------------------------------------------------------------------------ */
+
+/* Whether the four bytes at p are the hex digits 0000. */
+static bool zero_escape(const char *p, const char *end)
+{
+    return end - p >= 4 && memcmp(p, "0000", 4) == 0;
+}
+
+int request_check_text(const char *text, size_t len, struct request_error *e)
+{
+    const char *end = text + len;
+    char key[64] = "";
+    bool in_string = false;
+    const char *start = NULL; /* of the current string */
+    if (memchr(text, '\0', len))
+        return request_fail(e, "json_invalid", "the body holds a NUL byte", NULL, NULL, NULL);
+    for (const char *p = text; p < end; p++) {
+        if (!in_string) {
+            if (*p == '"')
+                in_string = true, start = p + 1;
+            continue;
+        }
+        if (*p == '\\' && p + 1 < end) {
+            if (p[1] == 'u' && zero_escape(p + 2, end))
+                return request_fail(e, "string_type",
+                                    "strings may not hold NUL (\\u0000): send binary data "
+                                    "as base64 in files",
+                                    *key ? key : NULL, NULL, NULL);
+            p++;
+            continue;
+        }
+        if (*p != '"')
+            continue;
+        in_string = false;
+        /* a string followed by ':' is a key: remember it for the error's path */
+        const char *q = p + 1;
+        while (q < end && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t'))
+            q++;
+        if (q < end && *q == ':')
+            snprintf(key, sizeof(key), "%.*s", (int)(p - start < 63 ? p - start : 63), start);
+    }
+    return 0;
+}
+
+/* ---- members ------------------------------------------------------------------------------ */
+
+/* A heap copy of string member j (strlen is exact: NULs were refused), or NULL. */
+static char *dup_str(const struct json *j, size_t *len)
+{
+    const char *s;
+    if (!json_str(j, &s))
+        return NULL;
+    *len = strlen(s);
+    return strdup(s);
+}
+
+static uint8_t *dup_bytes(const struct json *j, size_t *len)
+{
+    return (uint8_t *)dup_str(j, len);
+}
+
+static int parse_language(const struct lang_set *langs, const struct json *b,
+                          enum request_shape shape, struct judge_request *r,
+                          struct request_error *e)
+{
+    const struct json *lv = json_get(b, "language");
+    const char *name = "python"; /* SandboxFusion's default for /run_code */
+    if (shape == REQUEST_JUDGE && !json_str(lv, &name))
+        return request_fail(e, "missing", "Field required (a language name)", "language", NULL,
+                            NULL);
+    if (shape == REQUEST_RUN_CODE && lv && !json_is_null(lv) && !json_str(lv, &name))
+        return request_fail(e, "string_type", "Input should be a valid string", "language", NULL,
+                            NULL);
+    if (!(r->lang = lang_find(langs, name)))
+        return request_fail(e, "enum", "unsupported language", "language", NULL, NULL);
+    if (!r->lang->available)
+        return request_fail(e, "enum", "language unavailable on this server", "language", NULL,
+                            NULL);
+    return 0;
+}
+
+static int parse_code(const struct json *b, struct judge_request *r, struct request_error *e)
+{
+    const struct json *c = json_get(b, "code");
+    if (!(r->code = dup_str(c, &r->code_len)))
+        return request_fail(e, c ? "string_type" : "missing",
+                            c ? "Input should be a valid string" : "Field required (a string)",
+                            "code", NULL, NULL);
+    r->bytes += r->code_len;
+    return 0;
+}
+
+/* files: {path: base64}. /run_code skips null contents and IGNORE_THIS_FILE paths. */
+static int parse_files(const struct json *b, enum request_shape shape, struct judge_request *r,
+                       struct request_error *e)
+{
+    const struct json *files = json_get(b, "files");
+    if (files && !json_is_null(files) && !json_is_object(files))
+        return request_fail(e, "dict_type", "files must be an object of path: base64", "files",
+                            NULL, NULL);
+    int n = json_members(files); /* members are read in order: json_member is O(1) per step */
+    for (int i = 0; i < n; i++) {
+        const struct json *m = json_member(files, i);
+        const char *path = json_key(m), *b64;
+        size_t len;
+        uint8_t *data;
+        if (shape == REQUEST_RUN_CODE && (json_is_null(m) || strstr(path, "IGNORE_THIS_FILE")))
+            continue;
+        if (!job_path_ok(path) || strcmp(path, r->lang->source) == 0)
+            return request_fail(e, "value_error",
+                                "file paths are relative to the work dir, without .., at most "
+                                "255 bytes, and not the program's own source",
+                                "files", path, NULL);
+        if (!json_str(m, &b64) || !(data = base64_decode(b64, &len)))
+            return request_fail(e, "value_error", "not valid base64", "files", path, NULL);
+        int rc = judge_add_file(r, path, data, len);
+        if (rc == -E2BIG)
+            return request_fail(e, "too_long", "at most 256 files", "files", NULL, NULL);
+        if (rc < 0)
+            return request_fail(e, "memory", "out of memory", "files", NULL, NULL);
+    }
+    return 0;
+}
+
+/* fetch_files: a list of work-dir paths, deduplicated. */
+static int parse_fetch(const struct json *b, struct judge_request *r, struct request_error *e)
+{
+    const struct json *fetch = json_get(b, "fetch_files");
+    if (!fetch || json_is_null(fetch))
+        return 0;
+    if (!json_is_array(fetch))
+        return request_fail(e, "list_type", "fetch_files must be a list of paths", "fetch_files",
+                            NULL, NULL);
+    int n = json_len(fetch);
+    for (int i = 0; i < n; i++) {
+        const char *p;
+        if (!json_str(json_at(fetch, i), &p))
+            return request_fail(e, "string_type", "fetch_files must hold strings", "fetch_files",
+                                NULL, NULL);
+        if (!job_path_ok(p))
+            continue; /* cannot exist in the sandbox: left out of the answer */
+        int rc = judge_add_fetch(r, p);
+        if (rc == -E2BIG)
+            return request_fail(e, "too_long", "at most 64 distinct fetch_files", "fetch_files",
+                                NULL, NULL);
+        if (rc < 0)
+            return request_fail(e, "memory", "out of memory", "fetch_files", NULL, NULL);
+    }
+    return 0;
+}
+
+/* ---- /run_code ---------------------------------------------------------------------------- */
+
+/* A number of seconds in (0, REQUEST_MAX_TIMEOUT_S], or def when absent, as ms. */
+static int seconds(const struct json *b, const char *key, double def, int64_t *ms,
+                   struct request_error *e)
+{
+    const struct json *v = json_get(b, key);
+    double s = def;
+    if ((v && !json_is_null(v) && !json_num(v, &s)) || !(s > 0) || s > REQUEST_MAX_TIMEOUT_S ||
+        !isfinite(s)) {
+        char msg[96];
+        snprintf(msg, sizeof(msg), "%s must be a number of seconds in (0, 300]", key);
+        return request_fail(e, "value_error", msg, key, NULL, NULL);
+    }
+    *ms = (int64_t)ceil(s * 1000);
+    return 0;
+}
+
+static int parse_run_code(const struct json *b, struct judge_request *r, struct request_error *e)
+{
+    const struct json *sv = json_get(b, "stdin"), *m = json_get(b, "memory_limit_MB");
+    struct judge_test *t;
+    if (!(r->tests = t = calloc(1, sizeof(*t))) || !(r->selected = calloc(1, sizeof(bool))))
+        return request_fail(e, "memory", "out of memory", NULL, NULL, NULL);
+    r->ntests = 1;
+    r->selected[0] = true;
+    r->run_only = true;
+    if (sv && !json_is_null(sv) && !(t->in = dup_bytes(sv, &t->in_len)))
+        return request_fail(e, "string_type", "Input should be a valid string or null", "stdin",
+                            NULL, NULL);
+    r->bytes += t->in_len;
+    int64_t cms, rms;
+    if (seconds(b, "compile_timeout", 10, &cms, e) < 0 || seconds(b, "run_timeout", 10, &rms, e))
+        return -EINVAL;
+    r->compile_limits.cpu_ms = r->compile_limits.wall_ms = cms;
+    r->limits.cpu_ms = r->limits.wall_ms = rms;
+    double mb = -1;
+    if (m && !json_is_null(m) &&
+        (!json_num(m, &mb) || mb != floor(mb) || mb > REQUEST_MAX_MEMORY_MB))
+        return request_fail(e, "int_parsing",
+                            "memory_limit_MB must be a whole number of MiB up to 65536 "
+                            "(-1: default)",
+                            "memory_limit_MB", NULL, NULL);
+    if (mb > 0)
+        r->limits.memory_bytes = (uint64_t)mb << 20;
+    return 0;
+}
+
+/* ---- /v1/judge ---------------------------------------------------------------------------- */
+
+static int parse_tests(const struct json *b, struct judge_request *r, struct request_error *e)
+{
+    const struct json *tests = json_get(b, "tests");
+    if (!json_is_array(tests) || json_len(tests) == 0)
+        return request_fail(e, "list_type", "tests must be a non-empty list of {stdin, expected}",
+                            "tests", NULL, NULL);
+    int n = json_len(tests);
+    if (n > JUDGE_MAX_TESTS)
+        return request_fail(e, "too_long", "at most 1024 tests", "tests", NULL, NULL);
+    if (!(r->tests = calloc((size_t)n, sizeof(*r->tests))))
+        return request_fail(e, "memory", "out of memory", "tests", NULL, NULL);
+    r->ntests = n;
+    for (int i = 0; i < n; i++) {
+        const struct json *t = json_at(tests, i), *in = json_get(t, "stdin"),
+                          *want = json_get(t, "expected");
+        struct judge_test *jt = &r->tests[i];
+        char idx[16];
+        snprintf(idx, sizeof(idx), "%d", i);
+        if (!json_is_object(t))
+            return request_fail(e, "dict_type", "each test is an object", "tests", idx, NULL);
+        if (in && !json_is_null(in) && !(jt->in = dup_bytes(in, &jt->in_len)))
+            return request_fail(e, "string_type", "stdin must be a string", "tests", idx, "stdin");
+        if (!(jt->want = dup_bytes(want, &jt->want_len)))
+            return request_fail(e, "string_type", "expected must be a string", "tests", idx,
+                                "expected");
+        r->bytes += jt->in_len + jt->want_len;
+    }
+    return 0;
+}
+
+static int parse_harness(const struct json *b, struct judge_request *r, struct request_error *e)
+{
+    const struct json *h = json_get(b, "harness");
+    if (!h)
+        return parse_tests(b, r, e);
+    if (!(r->harness = dup_str(h, &r->harness_len)))
+        return request_fail(e, "string_type", "harness must be a string of test code", "harness",
+                            NULL, NULL);
+    if (json_get(b, "tests"))
+        return request_fail(e, "value_error", "give tests or a harness, not both", "tests", NULL,
+                            NULL);
+    r->bytes += r->harness_len;
+    if (!(r->tests = calloc(1, sizeof(*r->tests))))
+        return request_fail(e, "memory", "out of memory", "harness", NULL, NULL);
+    r->ntests = 1;
+    return 0;
+}
+
+static int parse_checker(const struct lang_set *langs, const struct json *c,
+                         struct judge_request *r, struct request_error *e)
+{
+    const struct json *k = json_get(c, "checker");
+    const char *lang;
+    if (r->harness)
+        return request_fail(e, "value_error", "a harness decides by itself: no checker", "compare",
+                            "mode", NULL);
+    if (!json_is_object(k))
+        return request_fail(e, "missing", "mode checker needs checker: {language, code}", "compare",
+                            "checker", NULL);
+    if (!json_str(json_get(k, "language"), &lang) || !(r->checker_lang = lang_find(langs, lang)) ||
+        !r->checker_lang->available || r->checker_lang->needs_gpu)
+        return request_fail(e, "enum", "an available CPU language", "compare", "checker",
+                            "language");
+    if (!(r->checker_code = dup_str(json_get(k, "code"), &r->checker_len)))
+        return request_fail(e, "missing", "Field required (a string)", "compare", "checker",
+                            "code");
+    r->bytes += r->checker_len;
+    return 0;
+}
+
+static int parse_compare(const struct lang_set *langs, const struct json *b,
+                         struct judge_request *r, struct request_error *e)
+{
+    const struct json *c = json_get(b, "compare");
+    r->cmp = (struct cmp_spec){CMP_LINES, 1e-6, 1e-6};
+    if (!c)
+        return 0;
+    const char *mode;
+    if (!json_is_object(c) || !json_str(json_get(c, "mode"), &mode) ||
+        cmp_mode_parse(mode, &r->cmp.mode) < 0)
+        return request_fail(e, "enum",
+                            "compare.mode: exact, lines, tokens, float, nocase, regex or checker",
+                            "compare", "mode", NULL);
+    if (r->cmp.mode == CMP_CHECKER && parse_checker(langs, c, r, e) < 0)
+        return -EINVAL;
+    const char *keys[2] = {"abs_eps", "rel_eps"};
+    double *dst[2] = {&r->cmp.abs_eps, &r->cmp.rel_eps};
+    for (int i = 0; i < 2; i++) {
+        const struct json *v = json_get(c, keys[i]);
+        if (v && (!json_num(v, dst[i]) || !(*dst[i] >= 0) || !isfinite(*dst[i])))
+            return request_fail(e, "value_error", "must be a finite number >= 0", "compare",
+                                keys[i], NULL);
+    }
+    return 0;
+}
+
+static int parse_limits(const struct json *b, struct judge_request *r, struct request_error *e)
+{
+    const struct json *l = json_get(b, "limits");
+    if (!l)
+        return 0;
+    if (!json_is_object(l))
+        return request_fail(e, "dict_type", "limits must be an object", "limits", NULL, NULL);
+    static const char *const keys[] = {"time_ms", "wall_ms", "memory_mb"};
+    static const double max[] = {REQUEST_MAX_TIME_MS, REQUEST_MAX_WALL_MS, REQUEST_MAX_MEMORY_MB};
+    for (int i = 0; i < 3; i++) {
+        const struct json *v = json_get(l, keys[i]);
+        double d;
+        if (!v)
+            continue;
+        if (!json_num(v, &d) || d < 1 || d > max[i] || d != floor(d))
+            return request_fail(e, "value_error", "must be a whole number within range", "limits",
+                                keys[i], NULL);
+        if (i == 0)
+            r->limits.cpu_ms = (int64_t)d;
+        else if (i == 1)
+            r->limits.wall_ms = (int64_t)d;
+        else
+            r->limits.memory_bytes = (uint64_t)d << 20;
+    }
+    return 0;
+}
+
+static int parse_options(const struct json *b, struct judge_request *r, struct request_error *e)
+{
+    const struct json *rw = json_get(b, "reward"), *stop = json_get(b, "stop_on_failure"),
+                      *only = json_get(b, "only");
+    const char *s = "";
+    if (rw && (!json_str(rw, &s) || (strcmp(s, "fraction") && strcmp(s, "all"))))
+        return request_fail(e, "enum", "reward: \"fraction\" or \"all\"", "reward", NULL, NULL);
+    r->all_or_nothing = rw && strcmp(s, "all") == 0;
+    if (stop && !json_bool(stop, &r->stop_on_failure))
+        return request_fail(e, "bool_type", "stop_on_failure must be true or false",
+                            "stop_on_failure", NULL, NULL);
+    int n = r->ntests;
+    if (!(r->selected = calloc((size_t)n, sizeof(*r->selected))))
+        return request_fail(e, "memory", "out of memory", "only", NULL, NULL);
+    if (!only) {
+        for (int i = 0; i < n; i++)
+            r->selected[i] = true;
+        return 0;
+    }
+    if (!json_is_array(only))
+        return request_fail(e, "list_type", "only must be a list of test indexes", "only", NULL,
+                            NULL);
+    int k = json_len(only);
+    for (int i = 0; i < k; i++) {
+        double d;
+        if (!json_num(json_at(only, i), &d) || d < 0 || d >= n || d != floor(d))
+            return request_fail(e, "value_error", "test index out of range", "only", NULL, NULL);
+        r->selected[(int)d] = true;
+    }
+    return 0;
+}
+
+static int parse_judge(const struct lang_set *langs, const struct json *b, struct judge_request *r,
+                       struct request_error *e)
+{
+    if (parse_harness(b, r, e) < 0 || parse_compare(langs, b, r, e) < 0 ||
+        parse_limits(b, r, e) < 0 || parse_options(b, r, e) < 0)
+        return -EINVAL;
+    return 0;
+}
+
+int request_parse(const struct lang_set *langs, const struct json *body, enum request_shape shape,
+                  const char *route, struct judge_request **out, struct request_error *e)
+{
+    *out = NULL;
+    if (!json_is_object(body))
+        return request_fail(e, "model_attributes_type", "Input should be an object", NULL, NULL,
+                            NULL);
+    struct judge_request *r = judge_request_new();
+    if (!r)
+        return request_fail(e, "memory", "out of memory", NULL, NULL, NULL);
+    r->route = route;
+    /* the order of the first errors is each route's own: /run_code names code first */
+    int rc = shape == REQUEST_RUN_CODE ? parse_code(body, r, e)
+                                       : parse_language(langs, body, shape, r, e);
+    if (rc == 0)
+        rc = shape == REQUEST_RUN_CODE ? parse_language(langs, body, shape, r, e)
+                                       : parse_code(body, r, e);
+    if (rc == 0)
+        rc = parse_files(body, shape, r, e);
+    if (rc == 0)
+        rc = parse_fetch(body, r, e);
+    if (rc == 0)
+        rc =
+            shape == REQUEST_RUN_CODE ? parse_run_code(body, r, e) : parse_judge(langs, body, r, e);
+    if (rc < 0) {
+        judge_request_free(r);
+        return -EINVAL;
+    }
+    *out = r;
+    return 0;
+}

@@ -1,0 +1,12 @@
+/*
+ * judge_internal: judge's steps that the unit tests reach directly. Not a contract for other
+ * modules (they use judge.h).
+ */
+#ifndef VERDICT_JUDGE_INTERNAL_H
+#define VERDICT_JUDGE_INTERNAL_H
+
+/* tmpl with every {code}, {tests} and {marker} filled, as often as each appears (heap), or
+ * NULL when out of memory. */
+char *judge_join_harness(const char *tmpl, const char *code, const char *tests, const char *marker);
+
+#endif

@@ -1,0 +1,231 @@
+/* Unit tests for server/http/request (the one parser of judging requests) and the parts of
+ * server/judge/judge that need no sandbox: the bounds every route shares (files, fetch paths,
+ * NUL in strings), harness joining with repeated placeholders, and a marker without
+ * randomness being SE. Argument: the languages directory. */
+#include "server/http/request.h"
+#include "server/judge/judge_internal.h"
+#include "test.h"
+
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static struct lang_set *langs;
+
+/* Parses text as a body of the shape; returns request_parse's code. */
+static int parse(const char *text, enum request_shape shape, struct judge_request **r,
+                 struct request_error *e)
+{
+    struct json *body = json_parse(text);
+    if (!body)
+        return -999;
+    int rc = request_parse(langs, body, shape, "test", r, e);
+    json_free(body);
+    return rc;
+}
+
+/* A /v1/judge body with n files and the given fetch_files list (JSON). */
+static char *judge_body(int nfiles, const char *fetch)
+{
+    size_t cap = (size_t)nfiles * 32 + strlen(fetch) + 256, o = 0;
+    char *s = malloc(cap);
+    o += (size_t)snprintf(s + o, cap - o,
+                          "{\"language\":\"python\",\"code\":\"print(1)\","
+                          "\"tests\":[{\"expected\":\"1\"}],\"fetch_files\":%s,\"files\":{",
+                          fetch);
+    for (int i = 0; i < nfiles; i++)
+        o += (size_t)snprintf(s + o, cap - o, "%s\"f%d.txt\":\"eA==\"", i ? "," : "", i);
+    snprintf(s + o, cap - o, "}}");
+    return s;
+}
+
+/* 65 files crashed /v1/judge (a 65-slot array, `>` for `>=`): every count up to the bound is
+ * taken, one more is a 422 naming files. */
+static void test_file_bound(void)
+{
+    struct judge_request *r = NULL;
+    struct request_error e;
+    int counts[] = {64, 65, JUDGE_MAX_FILES};
+    for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+        char *b = judge_body(counts[i], "[]");
+        ASSERT_INT_EQ(parse(b, REQUEST_JUDGE, &r, &e), 0);
+        free(b);
+        ASSERT_INT_EQ(r->nfiles, counts[i]);
+        judge_request_free(r);
+    }
+    char *b = judge_body(JUDGE_MAX_FILES + 1, "[]");
+    ASSERT_INT_EQ(parse(b, REQUEST_JUDGE, &r, &e), -EINVAL);
+    free(b);
+    ASSERT_TRUE(r == NULL);
+    ASSERT_STR_EQ(e.loc[0], "files");
+    ASSERT_STR_EQ(e.type, "too_long");
+}
+
+/* One 16 MiB file listed 256 times made the cell allocate 4 GiB: paths are deduplicated, and
+ * more than JUDGE_MAX_FETCH distinct ones are refused. */
+static void test_fetch_bound(void)
+{
+    struct judge_request *r = NULL;
+    struct request_error e;
+    size_t cap = 256 * 16 + 16, o = 0;
+    char *list = malloc(cap);
+    o += (size_t)snprintf(list + o, cap - o, "[");
+    for (int i = 0; i < 256; i++)
+        o += (size_t)snprintf(list + o, cap - o, "%s\"big.bin\"", i ? "," : "");
+    snprintf(list + o, cap - o, "]");
+    char *b = judge_body(0, list);
+    ASSERT_INT_EQ(parse(b, REQUEST_JUDGE, &r, &e), 0);
+    ASSERT_INT_EQ(r->nfetch, 1);
+    judge_request_free(r);
+    free(b);
+    o = (size_t)snprintf(list, cap, "[");
+    for (int i = 0; i <= JUDGE_MAX_FETCH; i++)
+        o += (size_t)snprintf(list + o, cap - o, "%s\"f%d\"", i ? "," : "", i);
+    snprintf(list + o, cap - o, "]");
+    b = judge_body(0, list);
+    ASSERT_INT_EQ(parse(b, REQUEST_JUDGE, &r, &e), -EINVAL);
+    ASSERT_STR_EQ(e.loc[0], "fetch_files");
+    free(b);
+    free(list);
+}
+
+/* "a\u0000b" reached the program as "a": a NUL anywhere in a string is refused, naming the
+ * member it is in; an escaped backslash before u0000 is not a NUL. */
+static void test_nul(void)
+{
+    struct request_error e;
+    const char *bad = "{\"code\": \"x\", \"stdin\": \"a\\u0000b\"}";
+    ASSERT_INT_EQ(request_check_text(bad, strlen(bad), &e), -EINVAL);
+    ASSERT_STR_EQ(e.loc[0], "stdin");
+    const char *key = "{\"files\": {\"a\\u0000\": \"\"}}";
+    ASSERT_INT_EQ(request_check_text(key, strlen(key), &e), -EINVAL);
+    const char *raw = "{\"code\": \"x\"}\0trailing";
+    ASSERT_INT_EQ(request_check_text(raw, 22, &e), -EINVAL);
+    ASSERT_STR_EQ(e.type, "json_invalid");
+    const char *fine = "{\"code\": \"print('\\\\u0000')\", \"stdin\": \"\\u00001\"}";
+    ASSERT_INT_EQ(request_check_text(fine, strlen(fine), &e), -EINVAL); /* the stdin one */
+    ASSERT_STR_EQ(e.loc[0], "stdin");
+    const char *ok = "{\"code\": \"print('\\\\u0000')\"}";
+    ASSERT_INT_EQ(request_check_text(ok, strlen(ok), &e), 0);
+}
+
+/* /run_code's shape: the defaults and SandboxFusion's quirks, one request model. */
+static void test_run_code_shape(void)
+{
+    struct judge_request *r = NULL;
+    struct request_error e;
+    ASSERT_INT_EQ(
+        parse("{\"code\": \"print(1)\", \"stdin\": \"5\", \"run_timeout\": 2.5, "
+              "\"files\": {\"IGNORE_THIS_FILE\": \"eA==\", \"n\": null, \"d\": \"eA==\"}, "
+              "\"fetch_files\": [\"/etc/passwd\", \"out\", \"out\"]}",
+              REQUEST_RUN_CODE, &r, &e),
+        0);
+    ASSERT_STR_EQ(r->lang->name, "python");
+    ASSERT_TRUE(r->run_only);
+    ASSERT_INT_EQ(r->ntests, 1);
+    ASSERT_INT_EQ(r->tests[0].in_len, 1);
+    ASSERT_INT_EQ(r->limits.cpu_ms, 2500);
+    ASSERT_INT_EQ(r->compile_limits.wall_ms, 10000);
+    ASSERT_INT_EQ(r->nfiles, 1);
+    ASSERT_INT_EQ(r->nfetch, 1);
+    judge_request_free(r);
+    ASSERT_INT_EQ(parse("{\"language\": \"python\"}", REQUEST_RUN_CODE, &r, &e), -EINVAL);
+    ASSERT_STR_EQ(e.loc[0], "code");
+    ASSERT_INT_EQ(parse("{\"code\": \"x\", \"run_timeout\": 301}", REQUEST_RUN_CODE, &r, &e),
+                  -EINVAL);
+    ASSERT_STR_EQ(e.loc[0], "run_timeout");
+}
+
+/* A template repeating a placeholder overflowed its buffer (sized for one of each). */
+static void test_join_repeated(void)
+{
+    char code[4096];
+    memset(code, 'c', sizeof(code) - 1);
+    code[sizeof(code) - 1] = '\0';
+    char *s = judge_join_harness("{code}{code}{code}|{tests}{tests}|{marker}{marker}{marker}", code,
+                                 "TT", "MARK");
+    ASSERT_TRUE(s != NULL);
+    ASSERT_UINT_EQ(strlen(s), 3 * 4095 + 1 + 4 + 1 + 12);
+    ASSERT_TRUE(strstr(s, "|TTTT|MARKMARKMARK") != NULL);
+    free(s);
+}
+
+/* Without randomness the marker would be a constant any program could print: SE, before
+ * anything is compiled (no sandbox is reached: env holds none). Checked in a child whose
+ * getrandom fails (a seccomp filter of its own). */
+static void test_marker_without_randomness(void)
+{
+    pid_t pid = fork();
+    ASSERT_TRUE(pid >= 0);
+    if (pid == 0) {
+        struct sock_filter f[] = {
+            BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+            BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getrandom, 0, 1),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EIO),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        };
+        struct sock_fprog prog = {sizeof(f) / sizeof(f[0]), f};
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, 2, &prog))
+            _exit(77);
+        struct judge_request *r = NULL;
+        struct request_error e;
+        if (parse("{\"language\": \"python\", \"code\": \"def f(): return 1\", "
+                  "\"harness\": \"assert f() == 1\"}",
+                  REQUEST_JUDGE, &r, &e) < 0)
+            _exit(2);
+        struct program_env env = {0};
+        struct judge_result res;
+        judge_run(&env, r, &res);
+        int ok = res.status == VERDICT_SE && strstr(res.message, "randomness") && res.ran == 0;
+        judge_result_fini(&res);
+        judge_request_free(r);
+        _exit(ok ? 0 : 1);
+    }
+    int st;
+    ASSERT_INT_EQ(waitpid(pid, &st, 0), pid);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 77)
+        return; /* no seccomp here: nothing to show */
+    ASSERT_TRUE(WIFEXITED(st));
+    ASSERT_INT_EQ(WEXITSTATUS(st), 0);
+}
+
+static void test_verdict_names(void)
+{
+    for (int v = 0; v < VERDICT_COUNT; v++) {
+        enum verdict back;
+        ASSERT_INT_EQ(verdict_parse(verdict_name((enum verdict)v), &back), 0);
+        ASSERT_INT_EQ(back, v);
+    }
+    enum verdict x;
+    ASSERT_INT_EQ(verdict_parse("Accepted", &x), -EINVAL);
+    ASSERT_INT_EQ(verdict_of_job(JOB_MLE), VERDICT_MLE);
+    ASSERT_INT_EQ(verdict_of_job(JOB_SE), VERDICT_SE);
+}
+
+int main(int argc, char **argv)
+{
+    char err[ERR_LEN];
+    if (argc < 2 || lang_load_dir(argv[1], &langs, err) < 0) {
+        fprintf(stderr, "usage: test_request LANGUAGES_DIR (%s)\n", argc < 2 ? "" : err);
+        return 2;
+    }
+    lang_probe(langs, "python");
+    if (!lang_find(langs, "python")->available)
+        TEST_SKIP("no python3 here");
+    TEST_RUN(test_file_bound);
+    TEST_RUN(test_fetch_bound);
+    TEST_RUN(test_nul);
+    TEST_RUN(test_run_code_shape);
+    TEST_RUN(test_join_repeated);
+    TEST_RUN(test_marker_without_randomness);
+    TEST_RUN(test_verdict_names);
+    lang_set_free(langs);
+    return TEST_EXIT();
+}
