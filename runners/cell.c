@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -69,32 +70,117 @@ static void encode_config(const struct cell_config *cfg, struct wbuf *b)
     wbuf_u32(b, cfg->gpu_cell ? (uint32_t)cfg->gpu + 1 : 0);
 }
 
-static pid_t clone_cell(const char *exe, int fd)
+/* One request to the spawner thread; lives on the requester's stack until done. */
+struct spawn_req {
+    const char *exe;
+    int fd;
+    sigset_t mask; /* the requester's signal mask, which the cell starts with */
+    pid_t pid;     /* the answer: the cell's pid, or -1 with errno in error */
+    int error;
+    bool done;
+    struct spawn_req *next;
+};
+
+static pthread_mutex_t spawn_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t spawn_cond = PTHREAD_COND_INITIALIZER;
+static struct spawn_req *spawn_queue;
+static bool spawner_started;
+
+/* Runs in a child forked from a multi-threaded server: system calls only (no stdio, no
+ * malloc, no locks) until execve. */
+static pid_t clone_cell(const struct spawn_req *r)
 {
+    _Static_assert(CELL_FD == 3, "the cell's argv spells its descriptor");
     pid_t pid = (pid_t)syscall(SYS_clone, NS_FLAGS | SIGCHLD, NULL, NULL, NULL, 0);
     if (pid != 0)
         return pid;
-    /* The child: die with the server (should the server die before this line, the cell still
-     * ends, at the socket's EOF), keep only the socket, become the cell. */
+    /* The child: die with the server. The death signal follows the thread that cloned us,
+     * which is the spawner, alive as long as the process (getppid() cannot tell: the parent
+     * is outside our pid namespace, 0 here; should the server die before this line, the cell
+     * still ends, at the socket's EOF). Then keep only the socket and become the cell. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (dup2(fd, CELL_FD) < 0)
+    if (dup2(r->fd, CELL_FD) < 0)
         _exit(126);
     syscall(SYS_close_range, CELL_FD + 1, ~0u, 0);
-    char arg0[] = "verdict", arg1[] = "__cell", fdarg[16];
-    snprintf(fdarg, sizeof(fdarg), "%d", CELL_FD);
+    sigprocmask(SIG_SETMASK, &r->mask, NULL);
+    char arg0[] = "verdict", arg1[] = "__cell", fdarg[] = "3";
     char *argv[] = {arg0, arg1, fdarg, NULL};
     char *envp[] = {NULL};
-    execve(exe, argv, envp);
+    execve(r->exe, argv, envp);
     _exit(127);
+}
+
+/* The spawner: one thread, never exiting, clones every cell, so that PR_SET_PDEATHSIG (tied
+ * to the cloning thread, not the process) fires only when the server process dies, never
+ * when a worker thread that replaced a cell ends. */
+static void *spawner(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&spawn_lock);
+    for (;;) {
+        while (!spawn_queue)
+            pthread_cond_wait(&spawn_cond, &spawn_lock);
+        struct spawn_req *r = spawn_queue;
+        spawn_queue = r->next;
+        pthread_mutex_unlock(&spawn_lock);
+        r->pid = clone_cell(r);
+        r->error = errno;
+        pthread_mutex_lock(&spawn_lock);
+        r->done = true;
+        pthread_cond_broadcast(&spawn_cond);
+    }
+    return NULL;
+}
+
+/* Starts the spawner on first use, with every signal blocked (the process's signals go to its
+ * other threads). Called with spawn_lock held. */
+static int start_spawner(void)
+{
+    if (spawner_started)
+        return 0;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_attr_t attr;
+    pthread_t t;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&t, &attr, spawner, NULL);
+    pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    spawner_started = rc == 0;
+    return -rc;
+}
+
+/* Clones the cell through the spawner; returns its pid, or -1 with errno. */
+static pid_t spawn_cell(const char *exe, int fd)
+{
+    struct spawn_req r = {.exe = exe, .fd = fd};
+    pthread_sigmask(SIG_SETMASK, NULL, &r.mask);
+    pthread_mutex_lock(&spawn_lock);
+    int rc = start_spawner();
+    if (rc == 0) {
+        r.next = spawn_queue;
+        spawn_queue = &r;
+        pthread_cond_broadcast(&spawn_cond);
+        while (!r.done)
+            pthread_cond_wait(&spawn_cond, &spawn_lock);
+    }
+    pthread_mutex_unlock(&spawn_lock);
+    errno = rc < 0 ? -rc : r.error;
+    return rc < 0 ? -1 : r.pid;
 }
 
 int cell_start(const struct cell_config *cfg, struct cell **out, char err[ERR_LEN])
 {
     *out = NULL;
+    if (cfg->nbinds < 0 || cfg->nbinds > CELL_MAX_BINDS)
+        return err_set(err, -E2BIG, "cell %d: %d binds, at most %d fit a cell", cfg->index,
+                       cfg->nbinds, CELL_MAX_BINDS);
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
         return err_set(err, -errno, "socketpair: %m");
-    pid_t pid = clone_cell(cfg->exe, sv[1]);
+    pid_t pid = spawn_cell(cfg->exe, sv[1]);
     int e = errno;
     close(sv[1]);
     if (pid < 0) {
@@ -142,8 +228,18 @@ int cell_run(struct cell *c, const struct job *j, struct job_result *res, uint8_
     memset(res, 0, sizeof(*res));
     struct wbuf b;
     wbuf_init(&b);
-    job_encode(j, &b);
-    int rc = b.err ? b.err : wire_send(c->fd, CELL_JOB, b.data, b.len);
+    int rc = job_check(j, res->message);
+    if (rc == 0)
+        job_encode(j, &b);
+    if (rc == 0 && b.err) /* the cell is fine: this job cannot be sent */
+        rc = err_set(res->message, b.err, "job too large to encode: %s", strerror(-b.err));
+    if (rc < 0) {
+        wbuf_fini(&b);
+        res->status = JOB_SE;
+        res->exit_code = -1;
+        return 0;
+    }
+    rc = wire_send(c->fd, CELL_JOB, b.data, b.len);
     wbuf_fini(&b);
     if (rc < 0)
         return err_set(err, rc, "send job to cell: %s", strerror(-rc));
@@ -244,6 +340,33 @@ static int loopback_up(char err[ERR_LEN])
     return rc;
 }
 
+/* Per-socket buffer caps in the cell's own network namespace (kernel defaults: 4 MiB for
+ * net.core, 32 MiB for TCP autotuning). Only what the namespace has is written: a sysctl the
+ * kernel keeps global is registered in the initial namespace only, so it is absent here
+ * (ENOENT) and the host's value is never touched; some kernels show net.core's read-only
+ * (EACCES) outside the initial namespace. Totals are the cgroup's (cgroup.c). */
+static int cap_socket_buffers(char err[ERR_LEN])
+{
+    static const char *const knobs[][2] = {
+        {"/proc/sys/net/core/rmem_max", CELL_SOCKET_BUF_STR},
+        {"/proc/sys/net/core/wmem_max", CELL_SOCKET_BUF_STR},
+        {"/proc/sys/net/ipv4/tcp_rmem", "4096 131072 " CELL_SOCKET_BUF_STR},
+        {"/proc/sys/net/ipv4/tcp_wmem", "4096 16384 " CELL_SOCKET_BUF_STR},
+    };
+    for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
+        int fd = open(knobs[i][0], O_WRONLY | O_CLOEXEC);
+        if (fd < 0 && (errno == ENOENT || errno == EACCES))
+            continue; /* global, or read-only outside the initial namespace (net.core here) */
+        ssize_t n = fd < 0 ? -1 : write(fd, knobs[i][1], strlen(knobs[i][1]));
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        if (n < 0)
+            return err_set(err, -e, "%s: %s", knobs[i][0], strerror(e));
+    }
+    return 0;
+}
+
 static int setup(struct cell_setup *cs, struct supervisor *sv, char err[ERR_LEN])
 {
     struct sc_filter *filter = NULL;
@@ -262,6 +385,8 @@ static int setup(struct cell_setup *cs, struct supervisor *sv, char err[ERR_LEN]
     int rc = sethostname("verdict", 7) < 0 ? err_set(err, -errno, "sethostname: %m") : 0;
     if (rc == 0)
         rc = loopback_up(err);
+    if (rc == 0)
+        rc = cap_socket_buffers(err);
     if (rc == 0)
         rc = cg_root_open(&cs->tree, &sv->cg, err);
     if (rc == 0)

@@ -22,6 +22,10 @@
 #define CELL_MAX_BINDS    32
 #define CELL_TMPFS_BYTES  (64ull << 20) /* default size of /w, /tmp and /dev/shm each */
 #define CELL_TMPFS_INODES 16384
+/* Largest socket buffer a job may ask for (net.core.[rw]mem_max, the top of tcp_[rw]mem), set
+ * in each cell's network namespace. */
+#define CELL_SOCKET_BUF     (1u << 20)
+#define CELL_SOCKET_BUF_STR "1048576"
 
 struct cell_config {
     const char *exe;   /* the verdict executable to run as the cell */
@@ -40,13 +44,16 @@ struct cell;
 
 /* Starts a cell and waits until it reports ready (root built, filter compiled). Returns 0
  * with *out, or a negative errno with the reason in err (the cell's own setup error when it
- * reported one). Call from a thread that outlives the cell: the cell dies with it
- * (PR_SET_PDEATHSIG). */
+ * reported one; -E2BIG for more than CELL_MAX_BINDS binds). Any thread may call it: cells
+ * are cloned by one spawner thread that lives as long as the process, and die with the
+ * process (PR_SET_PDEATHSIG), not with the calling thread. */
 int cell_start(const struct cell_config *cfg, struct cell **out, char err[ERR_LEN]);
 
 /* Runs one job. On success returns 0 and fills res, whose buffers borrow from *payload (free
- * it after job_result_fini(res)). A negative return means the cell itself failed (it died,
- * or answered garbage): the cell is unusable and must be stopped and replaced; err says why. */
+ * it after job_result_fini(res)). A job that cannot be sent (job_check, or too large to
+ * encode) is answered here as SE with the reason, *payload NULL; the cell is unharmed. A negative
+ * return means the cell itself failed (it died, or answered garbage): the cell is unusable and must
+ * be stopped and replaced; err says why. */
 int cell_run(struct cell *c, const struct job *j, struct job_result *res, uint8_t **payload,
              char err[ERR_LEN]);
 

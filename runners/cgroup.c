@@ -619,6 +619,20 @@ fail:;
     return err_set(err, -e, "create job cgroup %s: %s", name, strerror(e));
 }
 
+/* v2 charges socket buffers to memory.max. v1 charges them nowhere unless the leaf's
+ * memory.kmem.tcp.limit_in_bytes is set: then every socket the job creates carries the leaf
+ * (sk_memcg), and TCP and UDP buffers are charged to that counter, a send or receive over it
+ * waits or drops as under memory pressure. A kernel without the file keeps the per-socket
+ * sysctl caps the cell writes in its own net namespace (cell.c). */
+static int limit_v1_sockets(int md, uint64_t memory_bytes)
+{
+    uint64_t cap = memory_bytes / CG_SOCKET_SHARE;
+    char v[32];
+    snprintf(v, sizeof(v), "%llu", (unsigned long long)(cap > CG_SOCKET_MIN ? cap : CG_SOCKET_MIN));
+    int rc = write_at(md, "memory.kmem.tcp.limit_in_bytes", v);
+    return rc == -ENOENT || rc == -EOPNOTSUPP ? 0 : rc;
+}
+
 int cg_job_limit(const struct cg_job *j, uint64_t memory_bytes, uint32_t pids, char err[ERR_LEN])
 {
     char mem[32], np[16];
@@ -639,6 +653,8 @@ int cg_job_limit(const struct cg_job *j, uint64_t memory_bytes, uint32_t pids, c
         rc = write_at(md, "memory.swappiness", "0");
     if (rc < 0 && rc != -ENOENT)
         return err_set(err, rc, "turn swap off: %s", strerror(-rc));
+    if (!v2 && (rc = limit_v1_sockets(md, memory_bytes)) < 0)
+        return err_set(err, rc, "set socket memory limit: %s", strerror(-rc));
     if ((rc = write_at(pd, "pids.max", np)) < 0)
         return err_set(err, rc, "set pids.max %s: %s", np, strerror(-rc));
     return 0;

@@ -137,7 +137,13 @@ int cg_job_create(const struct cg_root *r, const char *name, struct cg_job *j, c
  * or a v2 kernel without a resettable memory.peak), or a negative errno with err. */
 int cg_job_reuse(struct cg_job *j, uint64_t max_leftover, char err[ERR_LEN]);
 
-/* Writes the job's limits: memory (and memsw/swap to the same value: swap off), pids. */
+/* Socket buffers on v1 (memory.kmem.tcp.limit_in_bytes, TCP and UDP): a quarter of the
+ * memory limit, at least CG_SOCKET_MIN bytes. v2 charges them to the memory limit itself. */
+#define CG_SOCKET_SHARE 4
+#define CG_SOCKET_MIN   (4ull << 20)
+
+/* Writes the job's limits: memory (and memsw/swap to the same value: swap off), socket
+ * buffers on v1 (CG_SOCKET_SHARE), pids. */
 int cg_job_limit(const struct cg_job *j, uint64_t memory_bytes, uint32_t pids, char err[ERR_LEN]);
 
 /* In the forked child, before exec: moves the caller into the job's cgroups. System calls

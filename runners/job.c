@@ -61,6 +61,33 @@ bool job_path_ok(const char *path)
     return true;
 }
 
+static int check_strs(const char *what, int n, const char *const *v, int max, char err[ERR_LEN])
+{
+    if (n < 0 || n > max)
+        return err_set(err, -E2BIG, "job has %d %s entries, at most %d", n, what, max);
+    for (int i = 0; i < n; i++)
+        if (!v || !v[i])
+            return err_set(err, -EINVAL, "job's %s entry %d is missing", what, i);
+    return 0;
+}
+
+int job_check(const struct job *j, char err[ERR_LEN])
+{
+    if (j->argc < 1)
+        return err_set(err, -EINVAL, "job has no program (empty argv)");
+    int rc = check_strs("argv", j->argc, j->argv, JOB_MAX_ARGS, err);
+    if (rc == 0)
+        rc = check_strs("env", j->nenv, j->env, JOB_MAX_ARGS, err);
+    if (rc == 0)
+        rc = check_strs("fetch", j->nfetch, j->fetch, JOB_MAX_FILES, err);
+    if (rc == 0 && (j->nfiles < 0 || j->nfiles > JOB_MAX_FILES))
+        rc = err_set(err, -E2BIG, "job has %d files, at most %d", j->nfiles, JOB_MAX_FILES);
+    for (int i = 0; rc == 0 && i < j->nfiles; i++)
+        if (!j->files[i].path || (j->files[i].len && !j->files[i].data))
+            rc = err_set(err, -EINVAL, "job's file %d has no path or no data", i);
+    return rc;
+}
+
 static void put_strs(struct wbuf *b, int n, const char *const *v)
 {
     wbuf_u32(b, (uint32_t)n);

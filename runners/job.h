@@ -14,11 +14,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runners/err.h"
 #include "runners/wire.h"
 
 #define JOB_MAX_ARGS  4096
 #define JOB_MAX_FILES 1024
 #define JOB_MSG_LEN   256
+/* Bytes fetched back per job, all files together: a file past it is answered -EFBIG and never
+ * read, so a job listing one big file many times cannot make the cell (outside every job
+ * cgroup) allocate more than this. Each file is also capped by job_limits.fetch_bytes, and a
+ * path listed twice is read once (the repeats are answered -EEXIST). */
+#define JOB_FETCH_TOTAL (64ull << 20)
 
 /* Every field has a unit; 0 means "use the default" (job_limits_defaults). */
 struct job_limits {
@@ -90,6 +96,12 @@ void job_limits_defaults(struct job_limits *l);
 
 /* "OK", "RE", "TLE", "MLE", "OLE", "SE". */
 const char *job_status_name(enum job_status s);
+
+/* Whether j can travel to a cell and be decoded there: 1..JOB_MAX_ARGS argv entries, at most
+ * JOB_MAX_ARGS env entries, JOB_MAX_FILES files and fetches, no NULL string. Returns 0, or
+ * -E2BIG / -EINVAL with the reason in err (the caller answers SE: a job dropped or cut short
+ * silently would run something other than what was asked). */
+int job_check(const struct job *j, char err[ERR_LEN]);
 
 /* Appends the job to b. Check b->err afterwards. */
 void job_encode(const struct job *j, struct wbuf *b);

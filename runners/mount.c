@@ -141,7 +141,7 @@ static int mirror_entry(const struct mnt_config *c, struct mnt_plan *p, const ch
     }
     if (!S_ISDIR(st.st_mode))
         return err_set(err, -EINVAL, "host %s is neither a directory nor a symlink", path);
-    return add_op(p, MNT_BIND, path, path, 0) ? 0 : -E2BIG;
+    return add_op(p, MNT_OVERLAY, path, path, 0) ? 0 : -E2BIG;
 }
 
 /* An extra bind must be an absolute, existing host path without "." or ".." parts. */
@@ -293,6 +293,7 @@ int mnt_plan_build(const struct mnt_config *c, struct mnt_plan *p, char err[ERR_
 #define STAGE   "/tmp"
 #define OLDROOT "/oldroot"
 #define NEWROOT "/newroot"
+#define EMPTY   "/empty" /* the overlays' second, empty lower layer (one alone is refused) */
 
 static int mkdir_p(const char *path, unsigned mode)
 {
@@ -335,13 +336,31 @@ static int do_bind(const char *src, const char *dst, char err[ERR_LEN])
     return 0;
 }
 
+/* A read-only overlay of src: lower layers src and an empty directory, no upper. Its files
+ * are src's (and share its page cache), its inodes the overlay's own. */
+static int do_overlay(const char *src, const char *dst, char err[ERR_LEN])
+{
+    char opts[MNT_PATH * 2 + 32];
+    if (strpbrk(src, ",:\\"))
+        return err_set(err, -EINVAL, "overlay of %s: path has a ',' ':' or '\\'", src);
+    int rc = mkdir_p(dst, 0755);
+    if (rc < 0)
+        return err_set(err, rc, "mount point %s: %s", dst, strerror(-rc));
+    snprintf(opts, sizeof(opts), "lowerdir=%s:" EMPTY, src);
+    if (mount("verdict-ro", dst, "overlay", MS_RDONLY | MS_NOSUID | MS_NODEV, opts) < 0)
+        return err_set(err, -errno, "overlay %s: %m", src);
+    return 0;
+}
+
 static int do_proc(const char *dst, char err[ERR_LEN])
 {
     char sys[MNT_PATH * 2 + 8];
     int rc = mkdir_p(dst, 0555);
     if (rc < 0)
         return err_set(err, rc, "mkdir %s: %s", dst, strerror(-rc));
-    if (mount("proc", dst, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+    /* hidepid=invisible: a job sees the processes of its own uid only; the cell (pid 1, root:
+     * its cmdline, status, mountinfo with host paths) is absent from the job's /proc. */
+    if (mount("proc", dst, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible") < 0)
         return err_set(err, -errno, "mount proc: %m");
     snprintf(sys, sizeof(sys), "%s/sys", dst);
     if (mount(sys, sys, NULL, MS_BIND | MS_REC, NULL) < 0 ||
@@ -378,6 +397,9 @@ static int apply_op(const struct mnt_op *op, char err[ERR_LEN])
         break;
     case MNT_PROC:
         return do_proc(dst, err);
+    case MNT_OVERLAY:
+        snprintf(src, sizeof(src), OLDROOT "%s", op->src);
+        return do_overlay(src, dst, err);
     case MNT_DEVNODE:
         rc = mknod(dst, S_IFCHR | op->mode, op->dev) < 0 ? -errno : 0;
         if (rc == 0 && chmod(dst, op->mode) < 0)
@@ -403,7 +425,8 @@ static int stage(char err[ERR_LEN])
         return err_set(err, -errno, "make mounts private: %m");
     if (mount("verdict-stage", STAGE, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=0700") < 0)
         return err_set(err, -errno, "mount staging tmpfs: %m");
-    if (mkdir(STAGE OLDROOT, 0700) < 0 || mkdir(STAGE NEWROOT, 0755) < 0)
+    if (mkdir(STAGE OLDROOT, 0700) < 0 || mkdir(STAGE NEWROOT, 0755) < 0 ||
+        mkdir(STAGE EMPTY, 0555) < 0)
         return err_set(err, -errno, "staging dirs: %m");
     if (syscall(SYS_pivot_root, STAGE, STAGE OLDROOT) < 0)
         return err_set(err, -errno, "pivot_root into staging: %m");

@@ -29,6 +29,9 @@ enum mnt_kind {
     MNT_PROC,    /* proc of the cell's pid namespace at path, with /proc/sys read-only */
     MNT_DEVNODE, /* character device at path (mode, dev) */
     MNT_RDONLY,  /* remount path read-only */
+    MNT_OVERLAY, /* read-only overlay of host directory src at path: the same files, but inodes
+                  * of this cell's own, so flock/fcntl locks (per inode) and inotify on them
+                  * are not shared with other cells or the host */
 };
 
 struct mnt_op {
@@ -58,11 +61,12 @@ struct mnt_config {
     int gpu;               /* which one (its /dev/nvidiaN) */
 };
 
-/* Builds the plan for a cell's root: /usr bound read-only and the /bin, /lib* entries as on
- * the host (symlinks into /usr on merged-/usr systems, else read-only binds); a minimal /etc
- * (generated passwd, group, hosts, nsswitch.conf; ld.so.cache and alternatives bound); the
+/* Builds the plan for a cell's root: /usr as a read-only overlay and the /bin, /lib* entries
+ * as on the host (symlinks into /usr on merged-/usr systems, else read-only overlays); a minimal
+ * /etc (generated passwd, group, hosts, nsswitch.conf; ld.so.cache and alternatives bound); the
  * extra binds; size-capped tmpfs mounts for the work dir (owned by the job user), /tmp and
- * /dev/shm (noexec); a proc; a read-only /dev with null, zero, full, random, urandom and the
+ * /dev/shm (noexec); a proc with hidepid=invisible (a job sees only its own uid's processes,
+ * not the cell's /proc/1); a read-only /dev with null, zero, full, random, urandom and the
  * fd links, and for a GPU cell the NVIDIA control, uvm and that one GPU's device nodes (copied
  * from the host's, so no other GPU is reachable). Returns 0, or -EINVAL / -ENOENT / -E2BIG with
  * the offending entry in err. Reads the host layout only (lstat, readlink). */

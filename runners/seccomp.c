@@ -152,7 +152,14 @@ static const struct sc_rule rules[] = {
     {"sethostname", SC_EPERM, "host identity (the uts namespace is the cell's)"},
     {"setdomainname", SC_EPERM, "host identity"},
     {"vhangup", SC_EPERM, "terminal hang-up"},
+    /* File system events: /usr and the toolchains are shared by every cell (and the host), so
+     * a watch there would show other jobs' file accesses: a channel between jobs. ENOSYS, so
+     * libraries fall back to polling as on a kernel without inotify. */
+    {"inotify_init", SC_ENOSYS, "watches on shared files see other cells' accesses"},
+    {"inotify_init1", SC_ENOSYS, "see inotify_init"},
+    {"inotify_add_watch", SC_ENOSYS, "see inotify_init"},
     {"fanotify_init", SC_EPERM, "file system event monitoring"},
+    {"fanotify_mark", SC_EPERM, "file system event monitoring"},
     {"lookup_dcookie", SC_EPERM, "kernel profiling support"},
     {"iopl", SC_EPERM, "raw I/O port access"},
     {"ioperm", SC_EPERM, "raw I/O port access"},
@@ -199,9 +206,9 @@ static uint32_t action_of(enum sc_action a)
     }
 }
 
-/* Sockets: AF_UNIX, AF_INET and AF_INET6 only. Netlink, packet, vsock, bluetooth, alg and the
- * rest reach kernel code (and, for netlink, host state) a program never needs. Ranges are
- * separate rules because libseccomp compares one argument once per rule. */
+/* Sockets: AF_UNIX, AF_INET and AF_INET6 only, stream or datagram. Netlink, packet, vsock,
+ * bluetooth, alg and the rest reach kernel code (and, for netlink, host state) a program never
+ * needs. Ranges are separate rules because libseccomp compares one argument once per rule. */
 static int add_socket_rules(scmp_filter_ctx ctx)
 {
     uint32_t no = SCMP_ACT_ERRNO(EAFNOSUPPORT);
@@ -211,6 +218,19 @@ static int add_socket_rules(scmp_filter_ctx ctx)
     if (rc == 0)
         rc = seccomp_rule_add(ctx, no, SCMP_SYS(socket), 1,
                               SCMP_A0(SCMP_CMP_GT, (uint64_t)AF_INET6));
+    /* Types: stream and datagram only (the low four bits; the rest are SOCK_CLOEXEC and
+     * SOCK_NONBLOCK). Raw and packet sockets need privileges anyway; seqpacket, rdm and dccp
+     * are kernel code no judged program uses. */
+    static const uint64_t fams[] = {AF_UNIX, AF_INET, AF_INET6};
+    for (size_t f = 0; rc == 0 && f < sizeof(fams) / sizeof(fams[0]); f++)
+        for (uint64_t type = SOCK_RAW; rc == 0 && type <= 0xf; type++)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPROTONOSUPPORT), SCMP_SYS(socket), 2,
+                                  SCMP_A0(SCMP_CMP_EQ, fams[f]),
+                                  SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, type));
+    for (uint64_t type = SOCK_RAW; rc == 0 && type <= 0xf; type++)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPROTONOSUPPORT), SCMP_SYS(socketpair), 2,
+                              SCMP_A0(SCMP_CMP_EQ, (uint64_t)AF_UNIX),
+                              SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, type));
     /* socketpair exists only for AF_UNIX. */
     if (rc == 0)
         rc = seccomp_rule_add(ctx, no, SCMP_SYS(socketpair), 1,

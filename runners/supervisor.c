@@ -402,18 +402,39 @@ static void supervise(struct supervisor *s, struct run *r)
 
 /* ---- after the job -------------------------------------------------------------------- */
 
+/* Whether fetch path i repeats an earlier one (O(n^2) over at most JOB_MAX_FILES short
+ * paths, once per job). */
+static bool fetch_repeated(const struct job *j, int i)
+{
+    for (int k = 0; k < i; k++)
+        if (strcmp(j->fetch[k], j->fetch[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Reads the files asked back. Every path gets an answer; what is read is bounded by
+ * lim->fetch_bytes per file and JOB_FETCH_TOTAL in all (-EFBIG past either, never allocated);
+ * a repeated path is answered -EEXIST and read once. */
 static void fetch_files(const struct job *j, const struct job_limits *lim, struct job_result *res)
 {
     res->nfetched = 0;
     res->fetched = calloc((size_t)j->nfetch + 1, sizeof(*res->fetched));
-    if (!res->fetched)
+    if (!res->fetched) {
+        if (j->nfetch > 0)
+            set_se(res, "fetch files", ENOMEM);
         return;
+    }
+    uint64_t total = 0;
     int wfd = open(MNT_WORKDIR, O_PATH | O_DIRECTORY | O_CLOEXEC);
     for (int i = 0; i < j->nfetch; i++) {
         struct job_fetched *f = &res->fetched[res->nfetched++];
         f->path = j->fetch[i];
         if (!job_path_ok(f->path) || wfd < 0) {
             f->error = -EINVAL;
+            continue;
+        }
+        if (fetch_repeated(j, i)) {
+            f->error = -EEXIST;
             continue;
         }
         /* Only a regular file beneath the work dir, reached without any symlink; O_NONBLOCK so
@@ -429,7 +450,8 @@ static void fetch_files(const struct job *j, const struct job_limits *lim, struc
         }
         if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
             f->error = -EINVAL;
-        else if ((uint64_t)st.st_size > lim->fetch_bytes)
+        else if ((uint64_t)st.st_size > lim->fetch_bytes ||
+                 (uint64_t)st.st_size > JOB_FETCH_TOTAL - total)
             f->error = -EFBIG;
         uint8_t *data = f->error ? NULL : malloc((size_t)st.st_size + 1);
         if (!f->error && !data)
@@ -441,6 +463,7 @@ static void fetch_files(const struct job *j, const struct job_limits *lim, struc
         else {
             f->data = data;
             f->len = (size_t)st.st_size;
+            total += f->len;
         }
         close(fd);
     }

@@ -23,6 +23,22 @@
 {.name = "stdout_flood", .file = "flood.c", .expect = "OLE", .args = {"1"}},
 {.name = "stderr_flood", .file = "flood.c", .expect = "OLE", .args = {"2"}, .output_kb = 64},
 
+/* Memory outside the program's own pages (issue 10, item 9): socket buffers, pipes, SysV shm,
+ * memfd and tmpfs must be charged (MLE) or refused under a small limit, never held by the
+ * hundreds of MiB. Eight workers each; the probe prints what it held. */
+{.name = "tcp_hold", .file = "mem_hold.c", .expect = "OK|MLE", .args = {"tcp", "32"},
+ .mem_mb = 32, .wall_ms = 15000, .time_ms = 5000},
+{.name = "udp_hold", .file = "mem_hold.c", .expect = "OK|MLE", .args = {"udp", "32"},
+ .mem_mb = 32, .wall_ms = 15000, .time_ms = 5000},
+{.name = "pipe_hold", .file = "mem_hold.c", .expect = "OK|MLE", .args = {"pipe", "32"},
+ .mem_mb = 32, .wall_ms = 15000, .time_ms = 5000},
+{.name = "sysv_shm_hold", .file = "mem_hold.c", .expect = "OK|MLE", .args = {"shm", "32"},
+ .mem_mb = 32, .wall_ms = 15000, .time_ms = 5000},
+{.name = "memfd_hold", .file = "mem_hold.c", .expect = "OK|MLE", .args = {"memfd", "32"},
+ .mem_mb = 32, .wall_ms = 15000, .time_ms = 5000},
+{.name = "tmpfs_hold", .file = "mem_hold.c", .expect = "OK|MLE", .args = {"tmpfs", "32"},
+ .mem_mb = 32, .wall_ms = 15000, .time_ms = 5000},
+
 /* Limits that must hold without killing the job. */
 {.name = "tmp_fill", .file = "fill_tmpfs.c", .expect = "OK", .stdout_has = "contained:",
  .args = {"/tmp"}},
@@ -73,6 +89,8 @@
 /* Processes: other jobs, the host and the cell are out of reach; nothing outlives the job. */
 {.name = "proc_scan", .file = "proc_scan.c", .expect = "OK", .stdout_has = "contained:"},
 {.name = "proc1_access", .file = "proc1_access.c", .expect = "OK", .stdout_has = "contained:"},
+/* Channels between jobs (issue 10, item 11); flock on shared files is test_flock_between_cells. */
+{.name = "inotify_usr", .file = "inotify_usr.c", .expect = "OK", .stdout_has = "contained:"},
 /* Linux spares the caller of kill(-1): the probe reports, the canary proves the cell lives. */
 {.name = "kill_all", .file = "kill_all.c", .expect = "OK", .stdout_has = "contained:"},
 {.name = "kill_init", .file = "kill_init.c", .expect = "OK", .stdout_has = "contained:"},

@@ -11,12 +11,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "runners/cell.h"
 #include "runners/pool.h"
 #include "test.h"
 
@@ -308,6 +310,102 @@ static void test_fetch(void)
     done(&o);
 }
 
+/* Issue 10, item 4: a path listed many times is read once, and the total fetched is capped
+ * (JOB_FETCH_TOTAL): the cell never allocates count x size. */
+static void test_fetch_dedupe_and_total(void)
+{
+    struct outcome o;
+    const char *argv[] = {"/bin/sh", "-c",
+                          "head -c 12582912 /dev/zero > a && for f in b c d e f; do ln a $f; done",
+                          NULL};
+    const char *fetch[] = {"a", "a", "a", "b", "c", "d", "e", "f", NULL};
+    struct job j = {.argc = 3,
+                    .argv = argv,
+                    .nfetch = 8,
+                    .fetch = fetch,
+                    .limits = {.memory_bytes = 256 << 20, .fetch_bytes = 16 << 20}};
+    run(&j, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_INT_EQ(o.res.nfetched, 8);
+    ASSERT_INT_EQ(o.res.fetched[0].error, 0);
+    ASSERT_UINT_EQ(o.res.fetched[0].len, 12582912);
+    ASSERT_INT_EQ(o.res.fetched[1].error, -EEXIST); /* repeats are not read again */
+    ASSERT_INT_EQ(o.res.fetched[2].error, -EEXIST);
+    uint64_t total = 0;
+    int refused = 0;
+    for (int i = 0; i < o.res.nfetched; i++) {
+        total += o.res.fetched[i].len;
+        refused += o.res.fetched[i].error == -EFBIG;
+    }
+    ASSERT_TRUE(total <= JOB_FETCH_TOTAL);
+    ASSERT_INT_EQ(refused, 1); /* 6 links x 12 MiB: the sixth would pass 64 MiB */
+    ASSERT_INT_EQ(o.res.fetched[7].error, -EFBIG);
+    done(&o);
+}
+
+/* Issue 10, item 8: a job that cannot be encoded is SE with the reason, and the cell lives. */
+static void test_unsendable_job_is_se(void)
+{
+    struct outcome o;
+    int cell = pool_cell_pid(pool, 0);
+    const char *argv[] = {"/bin/true", NULL, NULL};
+    struct job j = {.argc = 2, .argv = argv}; /* argc says 2, argv[1] is missing */
+    run(&j, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_SE);
+    ASSERT_STR_CONTAINS(o.res.message, "argv entry 1 is missing");
+    done(&o);
+    ASSERT_INT_EQ(pool_cell_pid(pool, 0), cell);
+}
+
+/* Issue 10, item 8: more binds than a cell holds is a start failure with the reason. */
+static void test_too_many_binds(void)
+{
+    const char *binds[CELL_MAX_BINDS + 1];
+    for (int i = 0; i <= CELL_MAX_BINDS; i++)
+        binds[i] = "/opt";
+    struct cell_config cfg = {.exe = verdict_exe,
+                              .uid = UID_BASE + CELLS,
+                              .gid = UID_BASE + CELLS,
+                              .nbinds = CELL_MAX_BINDS + 1,
+                              .binds = binds};
+    struct cell *c = NULL;
+    char err[ERR_LEN] = "";
+    ASSERT_INT_EQ(cell_start(&cfg, &c, err), -E2BIG);
+    ASSERT_STR_CONTAINS(err, "binds");
+    ASSERT_TRUE(c == NULL);
+}
+
+/* Issue 10, item 11: a lock on a shared read-only file (/usr/bin/env) held by a job in one
+ * cell is not seen by a job in another (each cell's /usr is its own overlay). */
+struct locker {
+    struct outcome o;
+    const char *script;
+};
+
+static void *locker_main(void *arg)
+{
+    struct locker *l = arg;
+    sh(l->script, (struct job_limits){.wall_ms = 10000}, &l->o);
+    return NULL;
+}
+
+static void test_flock_between_cells(void)
+{
+    struct locker hold = {.script = "exec flock -x /usr/bin/env sleep 3"};
+    struct locker probe = {.script = "sleep 1; flock -n -x /usr/bin/env true && echo free || "
+                                     "echo 'ESCAPED: lock seen from another cell'"};
+    pthread_t a, b;
+    ASSERT_INT_EQ(pthread_create(&a, NULL, locker_main, &hold), 0);
+    ASSERT_INT_EQ(pthread_create(&b, NULL, locker_main, &probe), 0);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    ASSERT_INT_EQ(hold.o.res.status, JOB_OK);
+    ASSERT_INT_EQ(probe.o.res.status, JOB_OK);
+    ASSERT_STR_CONTAINS(probe.o.out, "free");
+    done(&hold.o);
+    done(&probe.o);
+}
+
 static void test_bad_job_is_se(void)
 {
     struct outcome o;
@@ -511,6 +609,10 @@ int main(int argc, char **argv)
     TEST_RUN(test_output_limit);
     TEST_RUN(test_large_output_drained);
     TEST_RUN(test_fetch);
+    TEST_RUN(test_fetch_dedupe_and_total);
+    TEST_RUN(test_unsendable_job_is_se);
+    TEST_RUN(test_too_many_binds);
+    TEST_RUN(test_flock_between_cells);
     TEST_RUN(test_bad_job_is_se);
     TEST_RUN(test_probes);
     TEST_RUN(test_dead_cell_replaced); /* last: the probes check that no cell was replaced */

@@ -195,6 +195,32 @@ static void test_defaults(void)
     ASSERT_STR_EQ(job_status_name((enum job_status)99), "?");
 }
 
+/* Issue 10, item 8: what cannot travel to a cell is refused with the reason, not cut short
+ * (job_decode would refuse more than JOB_MAX_ARGS entries only after the cell received it). */
+static void test_check(void)
+{
+    char err[ERR_LEN] = "";
+    const char *argv[] = {"/bin/true", NULL};
+    struct job j = {.argc = 1, .argv = argv};
+    ASSERT_INT_EQ(job_check(&j, err), 0);
+    j.argc = 0;
+    ASSERT_INT_EQ(job_check(&j, err), -EINVAL);
+    j.argc = 2; /* argv[1] is NULL */
+    ASSERT_INT_EQ(job_check(&j, err), -EINVAL);
+    ASSERT_STR_CONTAINS(err, "argv entry 1");
+    j.argc = JOB_MAX_ARGS + 1;
+    ASSERT_INT_EQ(job_check(&j, err), -E2BIG);
+    ASSERT_STR_CONTAINS(err, "at most");
+    j.argc = 1;
+    j.nfetch = JOB_MAX_FILES + 1;
+    ASSERT_INT_EQ(job_check(&j, err), -E2BIG);
+    j.nfetch = 0;
+    struct job_file f = {.path = NULL};
+    j.nfiles = 1;
+    j.files = &f;
+    ASSERT_INT_EQ(job_check(&j, err), -EINVAL);
+}
+
 static void test_paths(void)
 {
     ASSERT_TRUE(job_path_ok("main.c"));
@@ -224,5 +250,6 @@ int main(void)
     TEST_RUN(test_result_roundtrip);
     TEST_RUN(test_defaults);
     TEST_RUN(test_paths);
+    TEST_RUN(test_check);
     return TEST_EXIT();
 }

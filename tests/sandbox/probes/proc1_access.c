@@ -1,4 +1,6 @@
-/* Attacks: the root-owned cell via /proc/1 (environ, mem, root, fd). Contained: EACCES. */
+/* Attacks: the root-owned cell via /proc/1 (environ, mem, root, fd; cmdline, status and
+ * mountinfo, which name host paths). Contained: /proc/1 absent (hidepid=invisible: ENOENT), or
+ * EACCES. */
 #include "probe.h"
 
 #include <dirent.h>
@@ -7,8 +9,10 @@
 
 int main(void)
 {
-    static const char *const reads[] = {"/proc/1/environ", "/proc/1/maps", "/proc/1/auxv",
-                                        "/proc/1/root/etc/passwd", "/proc/1/syscall"};
+    static const char *const reads[] = {
+        "/proc/1/environ", "/proc/1/maps",    "/proc/1/auxv",   "/proc/1/root/etc/passwd",
+        "/proc/1/syscall", "/proc/1/cmdline", "/proc/1/status", "/proc/1/mountinfo",
+        "/proc/1/stat",    "/proc/1/cgroup"};
     static const char *const links[] = {"/proc/1/root", "/proc/1/cwd", "/proc/1/exe",
                                         "/proc/1/fd/0", "/proc/1/ns/mnt"};
     static const char *const lists[] = {"/proc/1/root/", "/proc/1/fd", "/proc/1/map_files"};
@@ -43,5 +47,13 @@ int main(void)
         if (d)
             closedir(d);
     }
+    /* The cell must not even be listed. */
+    DIR *proc = opendir("/proc");
+    struct dirent *de;
+    while (proc && (de = readdir(proc)))
+        if (strcmp(de->d_name, "1") == 0)
+            escaped("listed", "/proc/1");
+    if (proc)
+        closedir(proc);
     return contained();
 }
