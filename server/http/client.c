@@ -1,6 +1,8 @@
 /*
- * client: request out with one writev-free write loop, status line and headers read up to
- * the blank line, then the body by Content-Length or chunked transfer coding.
+ * client: request out with one write loop, status line and headers read up to the blank line
+ * (each line and the whole head at most MAX_HEADER bytes), then the body by Content-Length,
+ * chunked transfer coding or until the server closes (at most MAX_REPLY bytes; a chunk size
+ * that would pass it is refused before anything is read or allocated).
  */
 #include "server/http/client.h"
 
@@ -17,6 +19,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "runners/buf.h"
+
 #define MAX_REPLY  (256u << 20)
 #define MAX_HEADER (64u << 10)
 
@@ -24,8 +28,7 @@ struct client {
     char host[256];
     char port[8];
     int fd;
-    char *buf; /* bytes read but not yet used */
-    size_t have, cap;
+    struct buf in; /* bytes read but not yet used */
 };
 
 int client_new(const char *url, struct client **out, char err[ERR_LEN])
@@ -44,6 +47,7 @@ int client_new(const char *url, struct client **out, char err[ERR_LEN])
     snprintf(c->host, sizeof(c->host), "%.*s", (int)(colon - p), p);
     snprintf(c->port, sizeof(c->port), "%.*s", (int)(end - colon - 1), colon + 1);
     c->fd = -1;
+    buf_init(&c->in, MAX_REPLY + MAX_HEADER);
     *out = c;
     return 0;
 }
@@ -53,7 +57,8 @@ static void disconnect(struct client *c)
     if (c->fd >= 0)
         close(c->fd);
     c->fd = -1;
-    c->have = 0;
+    buf_fini(&c->in); /* and its sticky error: the next connection starts clean */
+    buf_init(&c->in, MAX_REPLY + MAX_HEADER);
 }
 
 static int connect_to(struct client *c, int timeout_s, char err[ERR_LEN])
@@ -97,45 +102,32 @@ static int send_all(int fd, const char *p, size_t n)
     return 0;
 }
 
-/* Reads more into c->buf; 0 at end of stream, > 0 bytes read, < 0 an error. */
+/* Reads more into c->in; 0 at end of stream, > 0 bytes read, < 0 an error. */
 static ssize_t fill(struct client *c)
 {
-    if (c->cap - c->have < 65536) {
-        size_t ncap = c->cap ? c->cap * 2 : 131072;
-        if (ncap > MAX_REPLY + MAX_HEADER)
-            return -EFBIG;
-        char *nb = realloc(c->buf, ncap + 1);
-        if (!nb)
-            return -ENOMEM;
-        c->buf = nb;
-        c->cap = ncap;
-    }
+    if (buf_reserve(&c->in, 65536) < 0)
+        return c->in.err;
     for (;;) {
-        ssize_t r = recv(c->fd, c->buf + c->have, c->cap - c->have, 0);
+        ssize_t r = recv(c->fd, c->in.data + c->in.len, c->in.cap - c->in.len, 0);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
             return errno == EAGAIN ? -ETIMEDOUT : -errno;
-        c->have += (size_t)r;
-        c->buf[c->have] = '\0';
+        c->in.len += (size_t)r;
+        c->in.data[c->in.len] = '\0';
         return r;
     }
 }
 
-static void consume(struct client *c, size_t n)
-{
-    memmove(c->buf, c->buf + n, c->have - n);
-    c->have -= n;
-}
-
-/* Waits until buf holds a line ending at or after from; returns its end (past "\r\n"). */
+/* Waits until c->in holds a line ending at or after from; returns its end (past "\r\n").
+ * A line (or header block) longer than MAX_HEADER is a protocol error. */
 static ssize_t need_line(struct client *c, size_t from)
 {
     for (;;) {
-        char *nl = c->have > from ? memmem(c->buf + from, c->have - from, "\r\n", 2) : NULL;
+        char *nl = c->in.len > from ? memmem(c->in.data + from, c->in.len - from, "\r\n", 2) : NULL;
         if (nl)
-            return nl - c->buf + 2;
-        if (c->have > MAX_HEADER)
+            return nl - c->in.data + 2;
+        if (c->in.len - from > MAX_HEADER)
             return -EPROTO;
         ssize_t r = fill(c);
         if (r <= 0)
@@ -145,7 +137,7 @@ static ssize_t need_line(struct client *c, size_t from)
 
 static int need_bytes(struct client *c, size_t n)
 {
-    while (c->have < n) {
+    while (c->in.len < n) {
         ssize_t r = fill(c);
         if (r <= 0)
             return r == 0 ? -ECONNRESET : (int)r;
@@ -153,92 +145,103 @@ static int need_bytes(struct client *c, size_t n)
     return 0;
 }
 
-static int read_reply(struct client *c, int *status, char **reply, size_t *len)
+struct head {
+    int status;
+    size_t content_length; /* (size_t)-1: none */
+    bool chunked, close_after;
+};
+
+/* The status line and headers, up to the blank line (consumed). */
+static int read_head(struct client *c, struct head *h)
 {
-    ssize_t end = 0;
-    size_t hdr_end = 0, content_length = (size_t)-1;
-    bool chunked = false, close_after = false;
-    for (size_t at = 0;;) { /* headers */
-        if ((end = need_line(c, at)) < 0)
+    *h = (struct head){.content_length = (size_t)-1};
+    for (size_t at = 0;;) {
+        ssize_t end = need_line(c, at);
+        if (end < 0)
             return (int)end;
         if ((size_t)end == at + 2) {
-            hdr_end = (size_t)end;
-            break;
+            buf_consume(&c->in, (size_t)end);
+            return 0;
         }
-        char *line = c->buf + at;
-        if (at == 0 && sscanf(line, "HTTP/1.%*d %d", status) != 1)
+        if ((size_t)end > MAX_HEADER)
             return -EPROTO;
-        if (strncasecmp(line, "Content-Length:", 15) == 0)
-            content_length = strtoul(line + 15, NULL, 10);
-        else if (strncasecmp(line, "Transfer-Encoding:", 18) == 0 && strstr(line, "chunked"))
-            chunked = true;
-        else if (strncasecmp(line, "Connection:", 11) == 0 && strcasestr(line, "close"))
-            close_after = true;
+        const char *line = c->in.data + at;
+        char *num_end;
+        if (at == 0 && sscanf(line, "HTTP/1.%*d %d", &h->status) != 1)
+            return -EPROTO;
+        if (strncasecmp(line, "Content-Length:", 15) == 0) {
+            const char *v = line + 15 + strspn(line + 15, " \t");
+            h->content_length = strtoul(v, &num_end, 10);
+            if (num_end == v || *v < '0' || *v > '9')
+                return -EPROTO;
+        } else if (strncasecmp(line, "Transfer-Encoding:", 18) == 0 && strstr(line, "chunked")) {
+            h->chunked = true;
+        } else if (strncasecmp(line, "Connection:", 11) == 0 && strcasestr(line, "close")) {
+            h->close_after = true;
+        }
         at = (size_t)end;
     }
-    consume(c, hdr_end);
-    char *body = NULL;
-    size_t n = 0;
-    int rc = 0;
-    if (chunked) {
-        for (;;) {
-            ssize_t le = need_line(c, 0);
-            if (le < 0) {
-                rc = (int)le;
-                break;
-            }
-            size_t size = strtoul(c->buf, NULL, 16);
-            consume(c, (size_t)le);
-            if (size == 0) {
-                rc = (int)need_line(c, 0); /* the trailer's blank line */
-                if (rc > 0)
-                    consume(c, (size_t)rc), rc = 0;
-                break;
-            }
-            if (n + size > MAX_REPLY || (rc = need_bytes(c, size + 2)) < 0) {
-                rc = rc < 0 ? rc : -EFBIG;
-                break;
-            }
-            char *nb = realloc(body, n + size + 1);
-            if (!nb) {
-                rc = -ENOMEM;
-                break;
-            }
-            body = nb;
-            memcpy(body + n, c->buf, size);
-            n += size;
-            consume(c, size + 2);
+}
+
+/* A chunked body into body (capped at MAX_REPLY). */
+static int read_chunked(struct client *c, struct buf *body)
+{
+    for (;;) {
+        ssize_t le = need_line(c, 0);
+        if (le < 0)
+            return (int)le;
+        char *end;
+        unsigned long long size = strtoull(c->in.data, &end, 16);
+        if (end == c->in.data)
+            return -EPROTO;
+        buf_consume(&c->in, (size_t)le);
+        if (size == 0) {
+            ssize_t t = need_line(c, 0); /* the trailer's blank line */
+            if (t < 0)
+                return (int)t;
+            buf_consume(&c->in, (size_t)t);
+            return 0;
         }
-    } else if (content_length != (size_t)-1) {
-        if (content_length > MAX_REPLY)
-            rc = -EFBIG;
-        else if ((rc = need_bytes(c, content_length)) == 0 && (body = malloc(content_length + 1))) {
-            memcpy(body, c->buf, content_length);
-            n = content_length;
-            consume(c, content_length);
-        } else if (rc == 0) {
-            rc = -ENOMEM;
-        }
+        if (size > MAX_REPLY - body->len)
+            return -EFBIG;
+        int rc = need_bytes(c, (size_t)size + 2);
+        if (rc < 0 || buf_append(body, c->in.data, (size_t)size) < 0)
+            return rc < 0 ? rc : body->err;
+        buf_consume(&c->in, (size_t)size + 2);
+    }
+}
+
+/* One reply: the head, then the body by Content-Length, chunks, or until the server closes. */
+static int read_reply(struct client *c, int *status, char **reply, size_t *len)
+{
+    struct head h;
+    int rc = read_head(c, &h);
+    if (rc < 0)
+        return rc;
+    *status = h.status;
+    struct buf body;
+    buf_init(&body, MAX_REPLY);
+    if (h.chunked) {
+        rc = read_chunked(c, &body);
+    } else if (h.content_length != (size_t)-1) {
+        rc = h.content_length > MAX_REPLY ? -EFBIG : need_bytes(c, h.content_length);
+        if (rc == 0 && buf_append(&body, c->in.data, h.content_length) == 0)
+            buf_consume(&c->in, h.content_length);
     } else { /* until the server closes */
         while ((rc = (int)fill(c)) > 0)
             ;
-        body = rc == 0 ? malloc(c->have + 1) : NULL;
-        if (body) {
-            memcpy(body, c->buf, c->have);
-            n = c->have;
-        }
-        close_after = true;
+        if (rc == 0)
+            buf_append(&body, c->in.data, c->in.len);
+        h.close_after = true;
     }
-    if (rc < 0 || (!body && !(body = malloc(1)))) {
-        free(body);
-        return rc < 0 ? rc : -ENOMEM;
-    }
-    body[n] = '\0';
-    *reply = body;
-    *len = n;
-    if (close_after)
+    if (rc == 0 && body.err)
+        rc = body.err;
+    if (rc == 0 && !(*reply = buf_take(&body, len)))
+        rc = -ENOMEM;
+    buf_fini(&body);
+    if (rc == 0 && h.close_after)
         disconnect(c);
-    return 0;
+    return rc;
 }
 
 int client_post(struct client *c, const char *path, const char *body, size_t body_len,
@@ -272,6 +275,6 @@ void client_free(struct client *c)
     if (!c)
         return;
     disconnect(c);
-    free(c->buf);
+    buf_fini(&c->in);
     free(c);
 }

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runners/buf.h"
+
 struct http_server {
     struct MHD_Daemon *mhd;
     http_handler handler;
@@ -39,8 +41,7 @@ struct http_exchange {
     bool too_large;
     char method[16];
     char path[512];
-    char *body;
-    size_t len, cap;
+    struct buf body; /* capped at max_body: past it, too_large */
     int status;
     char *reply;
     size_t reply_len;
@@ -49,10 +50,10 @@ struct http_exchange {
     char headers[4][2][96];
     /* Streaming (http_stream_*): pending bytes, whether it ended, whether MHD waits on us. */
     bool streaming, stream_ended, stream_waiting;
-    bool closed; /* MHD is done with the connection (a late producer writes into nothing) */
-    int refs;    /* MHD's, and a stream producer's until http_stream_end */
-    char *pending;
-    size_t pending_len, pending_cap, pending_off;
+    bool closed;        /* MHD is done with the connection (a late producer writes into nothing) */
+    int refs;           /* MHD's, and a stream producer's until http_stream_end */
+    struct buf pending; /* written, not yet read by MHD (capped: HTTP_MAX_PENDING) */
+    size_t pending_off;
 };
 
 static struct http_exchange *exchange_new(struct http_server *s, struct MHD_Connection *c,
@@ -67,38 +68,28 @@ static struct http_exchange *exchange_new(struct http_server *s, struct MHD_Conn
     pthread_mutex_init(&x->lock, NULL);
     snprintf(x->method, sizeof(x->method), "%s", method);
     snprintf(x->path, sizeof(x->path), "%s", url);
+    buf_init(&x->body, s->max_body);
+    buf_init(&x->pending, HTTP_MAX_PENDING);
     return x;
 }
 
 static void exchange_free(struct http_exchange *x)
 {
     pthread_mutex_destroy(&x->lock);
-    free(x->pending);
-    free(x->body);
+    buf_fini(&x->pending);
+    buf_fini(&x->body);
     free(x->reply);
     free(x);
 }
 
+/* Appends a body chunk; false when out of memory (past max_body it is dropped: 413). */
 static bool append(struct http_exchange *x, const char *data, size_t n)
 {
-    if (x->too_large || x->len + n > x->srv->max_body) {
-        x->too_large = true;
+    if (x->too_large)
         return true;
-    }
-    if (x->len + n + 1 > x->cap) {
-        size_t cap = x->cap ? x->cap : 4096;
-        while (cap < x->len + n + 1)
-            cap *= 2;
-        char *b = realloc(x->body, cap);
-        if (!b)
-            return false;
-        x->body = b;
-        x->cap = cap;
-    }
-    memcpy(x->body + x->len, data, n);
-    x->len += n;
-    x->body[x->len] = '\0';
-    return true;
+    buf_append(&x->body, data, n);
+    x->too_large = x->body.err == -EFBIG;
+    return x->body.err != -ENOMEM;
 }
 
 /* MHD asks for more body: hand what is pending, or suspend until a write resumes us. */
@@ -108,13 +99,15 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
     struct http_exchange *x = cls;
     pthread_mutex_lock(&x->lock);
     ssize_t n;
-    if (x->pending_off < x->pending_len) {
-        size_t left = x->pending_len - x->pending_off;
+    if (x->pending_off < x->pending.len) {
+        size_t left = x->pending.len - x->pending_off;
         n = (ssize_t)(left < max ? left : max);
-        memcpy(buf, x->pending + x->pending_off, (size_t)n);
+        memcpy(buf, x->pending.data + x->pending_off, (size_t)n);
         x->pending_off += (size_t)n;
-        if (x->pending_off == x->pending_len)
-            x->pending_off = x->pending_len = 0;
+        if (x->pending_off == x->pending.len) {
+            x->pending_off = 0;
+            buf_consume(&x->pending, x->pending.len);
+        }
     } else if (x->stream_ended) {
         n = MHD_CONTENT_READER_END_OF_STREAM;
     } else {
@@ -159,24 +152,11 @@ static void wake(struct http_exchange *x)
 int http_stream_write(struct http_exchange *x, const char *data, size_t len)
 {
     pthread_mutex_lock(&x->lock);
-    int rc = 0;
-    if (x->pending_len + len > x->pending_cap) {
-        size_t cap = x->pending_cap ? x->pending_cap : 4096;
-        while (cap < x->pending_len + len)
-            cap *= 2;
-        char *p = realloc(x->pending, cap);
-        if (!p)
-            rc = -ENOMEM;
-        else {
-            x->pending = p;
-            x->pending_cap = cap;
-        }
-    }
-    if (rc == 0) {
-        memcpy(x->pending + x->pending_len, data, len);
-        x->pending_len += len;
+    int rc = x->closed ? -EPIPE : x->stream_ended ? -ESHUTDOWN : 0;
+    if (rc == 0 && (rc = buf_append(&x->pending, data, len)) < 0)
+        x->stream_ended = true; /* a reader too slow for HTTP_MAX_PENDING: the stream ends */
+    if (rc == 0 || x->stream_ended)
         wake(x);
-    }
     pthread_mutex_unlock(&x->lock);
     return rc;
 }
@@ -243,7 +223,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
             char *msg = strdup("{\"detail\":\"request body too large\"}");
             http_reply(x, 413, "application/json", msg, msg ? strlen(msg) : 0);
         } else {
-            if (!x->body && !append(x, "", 0))
+            if (!x->body.data && !append(x, "", 0))
                 return MHD_NO;
             s->handler(x, s->ctx);
         }
@@ -316,13 +296,26 @@ const char *http_path(const struct http_exchange *x)
 
 const char *http_body(const struct http_exchange *x, size_t *len)
 {
-    *len = x->len;
-    return x->body ? x->body : "";
+    *len = x->body.len;
+    return x->body.data ? x->body.data : "";
 }
 
 const char *http_header(struct http_exchange *x, const char *name)
 {
     return MHD_lookup_connection_value(x->conn, MHD_HEADER_KIND, name);
+}
+
+const char *http_client(struct http_exchange *x, char *buf, size_t cap)
+{
+    const char *named = http_header(x, "X-Verdict-Client");
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(x->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr_in *peer = ci ? (const struct sockaddr_in *)ci->client_addr : NULL;
+    char ip[INET_ADDRSTRLEN] = "?";
+    if (!named && peer && peer->sin_family == AF_INET)
+        inet_ntop(AF_INET, &peer->sin_addr, ip, sizeof(ip));
+    snprintf(buf, cap, "%s", named ? named : ip);
+    return buf;
 }
 
 int http_start(const struct http_config *cfg, http_handler h, void *ctx, struct http_server **out,

@@ -47,6 +47,10 @@ const char *http_path(const struct http_exchange *x);
 const char *http_body(const struct http_exchange *x, size_t *len);
 /* A request header (case-insensitive name), or NULL. Only valid in the handler's call. */
 const char *http_header(struct http_exchange *x, const char *name);
+/* Who sent the request, for the scheduler's per-client shares: the X-Verdict-Client header
+ * when present (a trainer's own name for itself), else the peer's IPv4 address; cut to fit
+ * buf (cap bytes). Returns buf. Only valid in the handler's call. */
+const char *http_client(struct http_exchange *x, char *buf, size_t cap);
 
 /* Answers the exchange with status and body (heap, taken over; may be NULL for empty). Call
  * exactly once, from any thread. */
@@ -56,8 +60,13 @@ void http_reply(struct http_exchange *x, int status, const char *content_type, c
 /* Streaming: called by the handler itself (not later), starts a chunked response whose body
  * is written with http_stream_write, from any thread, until http_stream_end. While nothing
  * is waiting to be sent the connection is suspended, holding no thread. */
+#define HTTP_MAX_PENDING (256u << 20) /* bytes of a streamed body not yet read by the client */
+
 void http_stream_begin(struct http_exchange *x, int status, const char *content_type);
-/* Appends data (copied). Returns 0 or -ENOMEM. */
+/* Appends data (copied). At most HTTP_MAX_PENDING bytes wait for a slow reader: past that the
+ * stream ends after what is pending (the client sees fewer lines than it asked for) and this
+ * and later writes fail. Returns 0, -EFBIG / -ENOMEM (the stream is ended), -EPIPE (the
+ * client is gone), -ESHUTDOWN (ended before). Never blocks on the client. */
 int http_stream_write(struct http_exchange *x, const char *data, size_t len);
 /* Ends the body; the exchange must not be used afterwards. */
 void http_stream_end(struct http_exchange *x);

@@ -3,11 +3,12 @@
  */
 #include "server/http/metrics.h"
 
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "runners/buf.h"
 
 static const char *const routes[] = {
     "/run_code",         "/v1/judge",      "/v1/judge/batch", "/v1/ping",     "/v1/languages",
@@ -107,33 +108,6 @@ void metrics_observe(struct metrics *m, enum metrics_hist h, double seconds)
                               memory_order_relaxed);
 }
 
-struct text {
-    char *buf;
-    size_t len, cap;
-};
-
-static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void put(struct text *t, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = t->buf ? vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap) : -1;
-        va_end(ap);
-        if (n >= 0 && t->len + (size_t)n < t->cap) {
-            t->len += (size_t)n;
-            return;
-        }
-        size_t cap = t->cap ? t->cap * 2 : 16384;
-        char *b = realloc(t->buf, cap);
-        if (!b)
-            return;
-        t->buf = b;
-        t->cap = cap;
-    }
-}
-
 static unsigned long long get(atomic_ullong *a)
 {
     return atomic_load_explicit(a, memory_order_relaxed);
@@ -141,56 +115,58 @@ static unsigned long long get(atomic_ullong *a)
 
 char *metrics_render(struct metrics *m, const struct metrics_gauges *g)
 {
-    struct text t = {0};
-    put(&t, "# HELP verdict_requests_total HTTP requests answered, by route and status.\n"
-            "# TYPE verdict_requests_total counter\n");
+    struct buf t;
+    buf_init(&t, 0);
+    buf_printf(&t, "# HELP verdict_requests_total HTTP requests answered, by route and status.\n"
+                   "# TYPE verdict_requests_total counter\n");
     for (size_t r = 0; r < NROUTES; r++)
         for (size_t s = 0; s <= NSTATUS; s++)
             if (get(&m->requests[r][s]))
-                put(&t, "verdict_requests_total{route=\"%s\",status=\"%s%d\"} %llu\n", routes[r],
-                    s < NSTATUS ? "" : "other", s < NSTATUS ? statuses[s] : 0,
-                    get(&m->requests[r][s]));
-    put(&t, "# HELP verdict_verdicts_total Program verdicts, by language.\n"
-            "# TYPE verdict_verdicts_total counter\n");
+                buf_printf(&t, "verdict_requests_total{route=\"%s\",status=\"%s%d\"} %llu\n",
+                           routes[r], s < NSTATUS ? "" : "other", s < NSTATUS ? statuses[s] : 0,
+                           get(&m->requests[r][s]));
+    buf_printf(&t, "# HELP verdict_verdicts_total Program verdicts, by language.\n"
+                   "# TYPE verdict_verdicts_total counter\n");
     for (int i = 0; i < lang_count(m->langs); i++)
         for (size_t v = 0; v < NVERDICTS; v++)
             if (get(&m->verdicts[(size_t)i * NVERDICTS + v]))
-                put(&t, "verdict_verdicts_total{language=\"%s\",verdict=\"%s\"} %llu\n",
-                    lang_at(m->langs, i)->name, verdict_name((enum verdict)v),
-                    get(&m->verdicts[(size_t)i * NVERDICTS + v]));
-    put(&t, "# HELP verdict_sandbox_errors_total Runs that ended SE (a fault of the sandbox).\n"
-            "# TYPE verdict_sandbox_errors_total counter\n");
+                buf_printf(&t, "verdict_verdicts_total{language=\"%s\",verdict=\"%s\"} %llu\n",
+                           lang_at(m->langs, i)->name, verdict_name((enum verdict)v),
+                           get(&m->verdicts[(size_t)i * NVERDICTS + v]));
+    buf_printf(&t,
+               "# HELP verdict_sandbox_errors_total Runs that ended SE (a fault of the sandbox).\n"
+               "# TYPE verdict_sandbox_errors_total counter\n");
     unsigned long long se = 0;
     for (int i = 0; i < lang_count(m->langs); i++)
         se += get(&m->verdicts[(size_t)i * NVERDICTS + VERDICT_SE]);
-    put(&t, "verdict_sandbox_errors_total %llu\n", se);
-    put(&t,
-        "# TYPE verdict_queue_depth gauge\nverdict_queue_depth %d\n"
-        "# TYPE verdict_in_flight gauge\nverdict_in_flight %d\n"
-        "# TYPE verdict_cells gauge\nverdict_cells %d\n"
-        "# TYPE verdict_gpu_cells gauge\nverdict_gpu_cells %d\n"
-        "# TYPE verdict_cell_restarts_total counter\nverdict_cell_restarts_total %u\n"
-        "# TYPE verdict_compile_cache_hits_total counter\n"
-        "verdict_compile_cache_hits_total %llu\n"
-        "# TYPE verdict_compile_cache_misses_total counter\n"
-        "verdict_compile_cache_misses_total %llu\n"
-        "# TYPE verdict_compile_cache_entries gauge\nverdict_compile_cache_entries %llu\n"
-        "# TYPE verdict_compile_cache_bytes gauge\nverdict_compile_cache_bytes %llu\n",
-        g->queued, g->running, g->cells, g->gpu_cells, g->cells_replaced, g->cache_hits,
-        g->cache_misses, g->cache_entries, g->cache_bytes);
+    buf_printf(&t, "verdict_sandbox_errors_total %llu\n", se);
+    buf_printf(&t,
+               "# TYPE verdict_queue_depth gauge\nverdict_queue_depth %d\n"
+               "# TYPE verdict_in_flight gauge\nverdict_in_flight %d\n"
+               "# TYPE verdict_cells gauge\nverdict_cells %d\n"
+               "# TYPE verdict_gpu_cells gauge\nverdict_gpu_cells %d\n"
+               "# TYPE verdict_cell_restarts_total counter\nverdict_cell_restarts_total %u\n"
+               "# TYPE verdict_compile_cache_hits_total counter\n"
+               "verdict_compile_cache_hits_total %llu\n"
+               "# TYPE verdict_compile_cache_misses_total counter\n"
+               "verdict_compile_cache_misses_total %llu\n"
+               "# TYPE verdict_compile_cache_entries gauge\nverdict_compile_cache_entries %llu\n"
+               "# TYPE verdict_compile_cache_bytes gauge\nverdict_compile_cache_bytes %llu\n",
+               g->queued, g->running, g->cells, g->gpu_cells, g->cells_replaced, g->cache_hits,
+               g->cache_misses, g->cache_entries, g->cache_bytes);
     for (int h = 0; h < HIST_COUNT; h++) {
         struct hist *x = &m->hists[h];
         const char *n = hist_names[h];
-        put(&t, "# TYPE verdict_%s_seconds histogram\n", n);
+        buf_printf(&t, "# TYPE verdict_%s_seconds histogram\n", n);
         unsigned long long cum = 0;
         for (size_t b = 0; b < NBOUNDS; b++) {
             cum += get(&x->buckets[b]);
-            put(&t, "verdict_%s_seconds_bucket{le=\"%g\"} %llu\n", n, bounds[b], cum);
+            buf_printf(&t, "verdict_%s_seconds_bucket{le=\"%g\"} %llu\n", n, bounds[b], cum);
         }
         cum += get(&x->buckets[NBOUNDS]);
-        put(&t, "verdict_%s_seconds_bucket{le=\"+Inf\"} %llu\n", n, cum);
-        put(&t, "verdict_%s_seconds_sum %.6f\nverdict_%s_seconds_count %llu\n", n,
-            (double)get(&x->micros) / 1e6, n, get(&x->count));
+        buf_printf(&t, "verdict_%s_seconds_bucket{le=\"+Inf\"} %llu\n", n, cum);
+        buf_printf(&t, "verdict_%s_seconds_sum %.6f\nverdict_%s_seconds_count %llu\n", n,
+                   (double)get(&x->micros) / 1e6, n, get(&x->count));
     }
-    return t.buf;
+    return buf_take(&t, NULL);
 }

@@ -6,12 +6,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+
+#include "runners/buf.h"
 
 static int read_all(const char *path, size_t cap, char **out, size_t *len, char err[ERR_LEN])
 {
@@ -57,31 +60,27 @@ static int inflate_all(const char *path, const char *in, size_t in_len, size_t c
 {
     z_stream z;
     memset(&z, 0, sizeof(z));
+    if (in_len > UINT_MAX)
+        return err_set(err, -EFBIG, "%.200s: a gzip file over 4 GiB", path);
     if (inflateInit2(&z, 15 + 32) != Z_OK)
         return err_set(err, -ENOMEM, "%.200s: inflateInit failed", path);
-    size_t size = in_len * 4 + 4096, n = 0;
-    char *buf = malloc(size + 1);
-    int rc = buf ? 0 : -ENOMEM;
+    struct buf b;
+    buf_init(&b, cap);
+    int rc = 0;
     z.next_in = (Bytef *)(uintptr_t)in;
     z.avail_in = (uInt)in_len;
     while (rc == 0) {
-        if (n == size) {
-            if (size >= cap) {
-                rc = err_set(err, -EFBIG, "%.200s: inflates to more than %zu bytes", path, cap);
-                break;
-            }
-            size = size * 2 > cap ? cap : size * 2;
-            char *nb = realloc(buf, size + 1);
-            if (!nb) {
-                rc = -ENOMEM;
-                break;
-            }
-            buf = nb;
+        size_t room = cap - b.len < (1u << 20) ? cap - b.len : (1u << 20);
+        if (room == 0 || buf_reserve(&b, room) < 0) {
+            rc = room == 0 || b.err == -EFBIG
+                     ? err_set(err, -EFBIG, "%.200s: inflates to more than %zu bytes", path, cap)
+                     : err_set(err, -ENOMEM, "out of memory");
+            break;
         }
-        z.next_out = (Bytef *)buf + n;
-        z.avail_out = (uInt)(size - n);
+        z.next_out = (Bytef *)b.data + b.len;
+        z.avail_out = (uInt)room;
         int zr = inflate(&z, Z_NO_FLUSH);
-        n = size - z.avail_out;
+        b.len += room - z.avail_out;
         if (zr == Z_STREAM_END) {
             if (z.avail_in == 0)
                 break;
@@ -92,16 +91,10 @@ static int inflate_all(const char *path, const char *in, size_t in_len, size_t c
         }
     }
     inflateEnd(&z);
-    if (rc < 0) {
-        free(buf);
-        if (rc == -ENOMEM)
-            err_set(err, rc, "out of memory");
-        return rc;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return 0;
+    if (rc == 0 && !(*out = buf_take(&b, len)))
+        rc = err_set(err, -ENOMEM, "out of memory");
+    buf_fini(&b);
+    return rc;
 }
 
 int slurp(const char *path, size_t cap, char **out, size_t *len, char err[ERR_LEN])
