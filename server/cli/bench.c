@@ -51,7 +51,7 @@ struct bench {
     struct sample *samples;
     const char **ids; /* problems' ids, for lookup */
     struct engine engine;
-    bool local;
+    bool local, engine_open;
     atomic_int next, finished, passed;
     atomic_int live; /* workers still running */
     pthread_mutex_t lock;
@@ -504,10 +504,108 @@ static int load(struct bench *b, char err[ERR_LEN])
                            : err_set(err, -ENOENT, "%s has no reference solutions", b->o->dataset);
 }
 
+static void bench_fini(struct bench *b)
+{
+    if (b->local && b->engine_open)
+        engine_close(&b->engine);
+    if (b->out)
+        fclose(b->out);
+    json_free(b->problems);
+    json_free(b->samples_doc);
+    free(b->samples);
+    free(b->ids);
+    pthread_cond_destroy(&b->changed);
+    pthread_mutex_destroy(&b->lock);
+}
+
+/* The data, the --out file and (judging locally) the engine; *jobs gets the worker count. */
+static int bench_open(struct bench *b, long *jobs, char err[ERR_LEN])
+{
+    const struct bench_opts *o = b->o;
+    int rc = load(b, err);
+    if (rc == 0 && o->out && !(b->out = fopen(o->out, "w")))
+        rc = err_set(err, -errno, "%s: %m", o->out);
+    *jobs = o->jobs > 0 ? o->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+    if (rc < 0 || !b->local)
+        return rc;
+    if (geteuid() != 0)
+        return err_set(err, -EPERM,
+                       "judging locally needs root (cells use namespaces and cgroups), or use "
+                       "--server URL");
+    rc = engine_open(
+        &(struct engine_config){.languages = o->languages, .cache = o->cache, .cells = (int)*jobs},
+        &b->engine, err);
+    b->engine_open = rc == 0;
+    *jobs += b->engine.gpus;
+    return rc;
+}
+
+/* Starts the workers with SIGINT blocked in them, then shows progress until they are done
+ * (a first SIGINT stops the taking of samples). */
+static void bench_run(struct bench *b, long jobs)
+{
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &block, &old); /* workers never take SIGINT */
+    b->started = now_s();
+    int nworkers = (int)(jobs < b->nsamples ? jobs : b->nsamples);
+    pthread_t *threads = calloc((size_t)nworkers, sizeof(*threads));
+    int started = 0;
+    atomic_store(&b->live, nworkers);
+    for (int i = 0; threads && i < nworkers; i++)
+        started += pthread_create(&threads[i], NULL, worker, b) == 0;
+    atomic_fetch_sub(&b->live, nworkers - started);
+    struct sigaction sa = {.sa_handler = on_sigint};
+    sigaction(SIGINT, &sa, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    bool tty = isatty(STDERR_FILENO);
+    pthread_mutex_lock(&b->lock);
+    while (atomic_load(&b->live) > 0) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 250 * 1000000L;
+        if (until.tv_nsec >= 1000000000L)
+            until.tv_sec++, until.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&b->changed, &b->lock, &until);
+        pthread_mutex_unlock(&b->lock);
+        progress(b, tty, false);
+        if (interrupted && !atomic_exchange(&stopping, true))
+            fprintf(stderr,
+                    "%sverdict bench: interrupted; finishing the samples being judged "
+                    "(again to quit now)\n",
+                    tty ? "\n" : "");
+        pthread_mutex_lock(&b->lock);
+    }
+    pthread_mutex_unlock(&b->lock);
+    for (int i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    free(threads);
+    progress(b, tty, true);
+}
+
+static void bench_report(struct bench *b, const int *ks, int nks, bool json_summary)
+{
+    struct json *d = summarise(b, ks, nks, now_s() - b->started);
+    if (json_summary) {
+        char *text = json_render(d, true);
+        printf("%s\n", text ? text : "{}");
+        free(text);
+    } else {
+        print_table(d, ks, nks);
+    }
+    json_free(d);
+    if (b->se)
+        fprintf(stderr,
+                "verdict bench: %d samples met a sandbox error (SE), not counted as "
+                "the programs' fault: see the reasons in --out\n",
+                b->se);
+}
+
 int bench_main(const struct bench_opts *o)
 {
-    struct bench b = {.o = o};
-    int ks[MAX_KS], nks = parse_ks(o->ks ? o->ks : "1,10,100", ks), rc = 0;
+    struct bench b = {.o = o, .local = !o->server};
+    int ks[MAX_KS], nks = parse_ks(o->ks ? o->ks : "1,10,100", ks);
     char err[ERR_LEN] = "";
     bool json_summary = o->summary && strcmp(o->summary, "json") == 0;
     if (nks < 0) {
@@ -520,94 +618,15 @@ int bench_main(const struct bench_opts *o)
     }
     pthread_mutex_init(&b.lock, NULL);
     pthread_cond_init(&b.changed, NULL);
-    b.local = !o->server;
-    if ((rc = load(&b, err)) == 0 && o->out && !(b.out = fopen(o->out, "w")))
-        rc = err_set(err, -errno, "%s: %m", o->out);
-    long jobs = o->jobs > 0 ? o->jobs : sysconf(_SC_NPROCESSORS_ONLN);
-    if (rc == 0 && b.local) {
-        if (geteuid() != 0)
-            rc = err_set(err, -EPERM,
-                         "judging locally needs root (cells use namespaces and "
-                         "cgroups), or use --server URL");
-        else
-            rc = engine_open(&(struct engine_config){.languages = o->languages,
-                                                     .cache = o->cache,
-                                                     .cells = (int)jobs},
-                             &b.engine, err);
-        jobs += b.engine.gpus;
-    }
-    if (rc < 0) {
+    long jobs;
+    if (bench_open(&b, &jobs, err) < 0) {
         fprintf(stderr, "verdict bench: %s\n", err);
-        json_free(b.problems);
-        json_free(b.samples_doc);
-        free(b.samples);
-        free(b.ids);
-        if (b.out)
-            fclose(b.out);
+        bench_fini(&b);
         return EXIT_FAIL;
     }
-    sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &block, &old); /* workers never take SIGINT */
-    b.started = now_s();
-    int nworkers = (int)(jobs < b.nsamples ? jobs : b.nsamples);
-    pthread_t *threads = calloc((size_t)nworkers, sizeof(*threads));
-    int started = 0;
-    atomic_store(&b.live, nworkers);
-    for (int i = 0; threads && i < nworkers; i++)
-        started += pthread_create(&threads[i], NULL, worker, &b) == 0;
-    atomic_fetch_sub(&b.live, nworkers - started);
-    struct sigaction sa = {.sa_handler = on_sigint};
-    sigaction(SIGINT, &sa, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    bool tty = isatty(STDERR_FILENO);
-    pthread_mutex_lock(&b.lock);
-    while (atomic_load(&b.live) > 0) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 250 * 1000000L;
-        if (until.tv_nsec >= 1000000000L)
-            until.tv_sec++, until.tv_nsec -= 1000000000L;
-        pthread_cond_timedwait(&b.changed, &b.lock, &until);
-        pthread_mutex_unlock(&b.lock);
-        progress(&b, tty, false);
-        if (interrupted && !atomic_exchange(&stopping, true))
-            fprintf(stderr,
-                    "%sverdict bench: interrupted; finishing the samples being judged "
-                    "(again to quit now)\n",
-                    tty ? "\n" : "");
-        pthread_mutex_lock(&b.lock);
-    }
-    pthread_mutex_unlock(&b.lock);
-    for (int i = 0; i < started; i++)
-        pthread_join(threads[i], NULL);
-    free(threads);
-    progress(&b, tty, true);
-    struct json *d = summarise(&b, ks, nks, now_s() - b.started);
-    if (json_summary) {
-        char *text = json_render(d, true);
-        printf("%s\n", text ? text : "{}");
-        free(text);
-    } else {
-        print_table(d, ks, nks);
-    }
-    if (b.se)
-        fprintf(stderr,
-                "verdict bench: %d samples met a sandbox error (SE), not counted as "
-                "the programs' fault: see the reasons in --out\n",
-                b.se);
-    json_free(d);
-    if (b.local)
-        engine_close(&b.engine);
-    if (b.out)
-        fclose(b.out);
+    bench_run(&b, jobs);
+    bench_report(&b, ks, nks, json_summary);
     int exit_code = interrupted ? EXIT_INT : b.se ? EXIT_SE : 0;
-    json_free(b.problems);
-    json_free(b.samples_doc);
-    free(b.samples);
-    free(b.ids);
-    pthread_cond_destroy(&b.changed);
-    pthread_mutex_destroy(&b.lock);
+    bench_fini(&b);
     return exit_code;
 }
