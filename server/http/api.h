@@ -1,8 +1,12 @@
 /*
- * api: the HTTP routes: SandboxFusion's /run_code and /v1/ping, and verdict's /healthz and
- * /v1/languages. Requests are validated in the HTTP thread (422 with FastAPI's `detail`
- * shape, naming the field); the sandbox work runs on the scheduler's workers and the reply
- * resumes the suspended connection.
+ * api: verdict's HTTP API over server/http (docs/api.md; the list is the route table in
+ * api.c, also shown by GET /healthz): SandboxFusion's POST /run_code, /submit, /get_prompts,
+ * /get_prompt_by_id, /list_ids, GET /list_datasets and /v1/ping; verdict's POST /v1/judge,
+ * /v1/judge/batch, GET /v1/languages, /healthz, /metrics and /openapi.json.
+ *
+ * Threads: api_handle runs on libmicrohttpd's thread and never blocks: it validates the
+ * request (422 with FastAPI's `detail` shape, naming the field) and queues the work on the
+ * scheduler; a worker judges and replies, which resumes the suspended connection.
  */
 #ifndef VERDICT_API_H
 #define VERDICT_API_H
