@@ -5,7 +5,11 @@
  * compile's output) holding the artifacts, or the compiler's message for a program that did
  * not compile. The cache directory is bound read-only into every cell, so a run executes the
  * artifact in place. It is mode 0711: a job can open an entry whose key it knows, but cannot
- * list the others'. Thread-safe; one compile per key at a time (the other callers wait).
+ * list the others'. Thread-safe; one compile per key at a time in a process (the other
+ * callers wait). Safe across processes sharing the directory (a server and `verdict bench`
+ * or `verdict run`, each with its own cap): an entry one process has pinned is never evicted
+ * by another, and an entry another process removed is rebuilt, never served (cache.c gives
+ * the entry's states and who holds which lock in each).
  */
 #ifndef VERDICT_CACHE_H
 #define VERDICT_CACHE_H
@@ -37,13 +41,17 @@ enum cache_state { CACHE_HIT = 1, CACHE_BUILD = 2 };
  * unfinished builds removed. Returns 0 or a negative errno with err. */
 int cache_open(const char *dir, uint64_t max_bytes, struct cache **out, char err[ERR_LEN]);
 
-/* Looks key up and pins the entry. CACHE_HIT: e->dir is ready. CACHE_BUILD: the caller must
- * fill e->tmp and call cache_commit or cache_abort (concurrent callers for the same key wait
- * meanwhile). Negative errno on failure. */
+/* Looks key up (O(n) in the entries this process indexes) and pins the entry. CACHE_HIT:
+ * e->dir is complete and stays until cache_release. CACHE_BUILD: the entry is absent (or was
+ * removed by another process); the caller must fill e->tmp and call cache_commit or
+ * cache_abort (concurrent callers of this process for the same key wait meanwhile). Negative
+ * errno with err on failure. */
 int cache_acquire(struct cache *c, const char *key, struct cache_entry *e, char err[ERR_LEN]);
 
 /* Publishes what the builder wrote in e->tmp as the entry (e->dir is then valid, still
- * pinned), and evicts least-recently-used unpinned entries beyond the cap. */
+ * pinned), and evicts least-recently-used entries no process has pinned beyond the cap. When
+ * another process published the key first, its entry is pinned and used instead. Returns 0,
+ * or a negative errno with err (the build is then aborted). */
 int cache_commit(struct cache *c, struct cache_entry *e, char err[ERR_LEN]);
 
 /* Gives up a build: removes e->tmp; a waiting caller builds instead. */
@@ -51,6 +59,12 @@ void cache_abort(struct cache *c, struct cache_entry *e);
 
 /* Unpins an entry after its last use. */
 void cache_release(struct cache *c, const struct cache_entry *e);
+
+/* For a hit whose contents the caller found damaged (a file missing or unreadable): unpins it
+ * and removes it from the store, so that the next cache_acquire builds. Returns 0, or -EBUSY
+ * with err when another user (a thread, or another process) still holds it; it is unpinned
+ * either way. */
+int cache_discard(struct cache *c, const struct cache_entry *e, char err[ERR_LEN]);
 
 void cache_get_stats(struct cache *c, struct cache_stats *s);
 const char *cache_dir(const struct cache *c);
