@@ -1,7 +1,8 @@
 /*
  * dataset: two tables. `dataset` holds one row per name with its source; `problem` holds the
- * problems as JSON documents (server/loader's model) keyed by (dataset, seq), seq being the
- * source order, with the id indexed for lookups.
+ * problems as JSON documents (server/datasets/loader's model) keyed by (dataset, seq), seq
+ * being the source order, with the id indexed for lookups. An import is one transaction of one
+ * INSERT per problem (the problems walked in order, linear); reads are single indexed queries.
  */
 #include "server/datasets/dataset.h"
 
@@ -128,13 +129,14 @@ static int store(struct dataset_store *s, const char *name, const char *format, 
         rc =
             db_prepare(s->db, "INSERT INTO problem (dataset, seq, id, doc) VALUES (?1, ?2, ?3, ?4)",
                        &ins, err);
-    for (int i = 0; rc == 0 && i < json_len(problems); i++) {
-        const char *id;
-        char *doc = json_render(json_at(problems, i), false);
-        json_str(json_get(json_at(problems, i), "id"), &id);
+    int seq = 0;
+    for (const struct json *p = json_first(problems); rc == 0 && p; p = json_next(p), seq++) {
+        const char *id = NULL;
+        char *doc = json_render(p, false);
+        json_str(json_get(p, "id"), &id);
         db_reset(ins);
         db_bind_text(ins, 1, name);
-        db_bind_int(ins, 2, i);
+        db_bind_int(ins, 2, seq);
         db_bind_text(ins, 3, id);
         db_bind_text(ins, 4, doc);
         rc = doc ? db_step(ins, err) : err_set(err, -ENOMEM, "out of memory");
@@ -326,7 +328,8 @@ struct json *dataset_problem(struct dataset_store *s, const char *name, const ch
 {
     struct json *arr =
         collect(s, name, "SELECT doc FROM problem WHERE dataset = ?1 AND id = ?2", id, 0, 0, true);
-    struct json *p = json_len(arr) == 1 ? json_dup(json_at(arr, 0)) : NULL;
+    const struct json *one = json_first(arr);
+    struct json *p = one && !json_next(one) ? json_dup(one) : NULL;
     json_free(arr);
     return p;
 }

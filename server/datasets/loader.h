@@ -16,15 +16,17 @@
  *   preamble    harness: code placed before a completion that defines entry_point itself
  *   after       harness: the test code placed after the completion
  *   tests       stdio: [{stdin, expected}]
- *   compare     stdio: {mode, abs_eps, rel_eps} (server/compare's modes)
+ *   compare     stdio: {mode, abs_eps, rel_eps} (server/judge/compare's modes)
  *   solutions   {language: reference completion} ({} when the source has none)
  *   stop        strings at which a continuation is cut (MultiPL-E's stop tokens), or []
  *   time_ms, memory_mb   limits per run
  *   labels      the source's other fields worth keeping (difficulty, level, name...)
  *
  * A bad record is an error naming the file, the line (or array index) and the field; nothing
- * is returned for a file with any bad record. A source verdict cannot run (SandboxFusion's
- * torch/python_gpu asset bundles) is -EOPNOTSUPP.
+ * is returned for a file with any bad record. Ids are unique within a file (a repeat is an
+ * error naming both lines). Reading is linear in the records; bounds: LOADER_MAX_FILE bytes a
+ * file, and for problem directories those loader_dir.c lists. A source verdict cannot run
+ * (SandboxFusion's torch/python_gpu asset bundles) is -EOPNOTSUPP.
  */
 #ifndef VERDICT_LOADER_H
 #define VERDICT_LOADER_H

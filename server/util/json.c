@@ -3,6 +3,10 @@
  *
  * `struct json` is never defined: pointers are cJSON nodes cast at this boundary, so the rest
  * of verdict neither sees cJSON's API nor its public struct fields.
+ *
+ * cJSON keeps a node's children as a linked list whose head's prev is the tail: appending is
+ * O(1), while counting and indexing walk the list (O(n), O(i)). Loops therefore go through
+ * json_first/json_next, the list's own links; json_at and json_len are for single use.
  */
 #include "server/util/json.h"
 
@@ -186,6 +190,18 @@ bool json_bool(const struct json *j, bool *out)
         return false;
     *out = cJSON_IsTrue(CC(j));
     return true;
+}
+
+const struct json *json_first(const struct json *j)
+{
+    if (!j || !(cJSON_IsArray(CC(j)) || cJSON_IsObject(CC(j))))
+        return NULL;
+    return (const struct json *)CC(j)->child;
+}
+
+const struct json *json_next(const struct json *e)
+{
+    return e ? (const struct json *)CC(e)->next : NULL;
 }
 
 int json_len(const struct json *j)

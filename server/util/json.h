@@ -19,7 +19,7 @@ struct json *json_object(void);
 struct json *json_array(void);
 
 /* Attach a member to an object, replacing one of that key; return the new child (borrowed,
- * owned by obj) or NULL. */
+ * owned by obj) or NULL. O(n) in obj's members (the key is looked up first). */
 struct json *json_set_str(struct json *obj, const char *key, const char *value);
 struct json *json_set_num(struct json *obj, const char *key, double value);
 struct json *json_set_bool(struct json *obj, const char *key, bool value);
@@ -29,7 +29,7 @@ struct json *json_set(struct json *obj, const char *key, struct json *child);
  * U+FFFD (lossy for binary data). */
 struct json *json_set_bytes(struct json *obj, const char *key, const void *data, size_t len);
 
-/* Append to an array; return the appended child (borrowed) or NULL. */
+/* Append to an array; return the appended child (borrowed) or NULL. O(1). */
 struct json *json_push(struct json *arr, struct json *child);
 struct json *json_push_str(struct json *arr, const char *value);
 struct json *json_push_num(struct json *arr, double value);
@@ -41,7 +41,8 @@ char *json_render(const struct json *j, bool pretty);
 /* Parses text; NULL if it is not exactly one valid JSON document (trailing bytes too). */
 struct json *json_parse(const char *text);
 
-/* Member lookup (case-sensitive) on an object; NULL if absent or j is not an object. */
+/* Member lookup (case-sensitive) on an object; NULL if absent or j is not an object. O(n) in
+ * the object's members (the objects verdict reads have a handful). */
 const struct json *json_get(const struct json *j, const char *key);
 
 /* The same lookup, for changing the member in place. */
@@ -55,12 +56,23 @@ bool json_str(const struct json *j, const char **out);
 bool json_num(const struct json *j, double *out);
 bool json_bool(const struct json *j, bool *out);
 
-/* Array length (0 for a non-array) and element (NULL when out of range). */
+/* Iteration in order over an array's elements or an object's members: the first (NULL when j
+ * is empty, NULL, or neither), and the one after e (NULL after the last). O(1) each, so
+ *     for (const struct json *e = json_first(arr); e; e = json_next(e))
+ * is linear; loop this way, never with json_at or json_member. */
+const struct json *json_first(const struct json *j);
+const struct json *json_next(const struct json *e);
+
+/* Array length (0 for a non-array). O(n): it walks the array; take it once, outside a loop. */
 int json_len(const struct json *j);
+
+/* Element i (NULL when out of range). O(i): it walks the array from the start; for one
+ * element only (a loop over json_at is quadratic: use json_first/json_next). */
 const struct json *json_at(const struct json *j, int i);
 
-/* Object members in order: count (0 for a non-object), the i-th member (NULL when out of
- * range), and a member's key (borrowed; NULL for an array element). */
+/* Object members in order: count (0 for a non-object; O(n)), the i-th member (NULL when out
+ * of range; O(i): iterate with json_first/json_next instead), and a member's key (borrowed;
+ * NULL for an array element). */
 int json_members(const struct json *j);
 const struct json *json_member(const struct json *j, int i);
 const char *json_key(const struct json *member);

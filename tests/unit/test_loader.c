@@ -1,6 +1,7 @@
-/* Unit tests for server/loader and server/dataset on small files written here: each source
- * format normalised, errors naming file, line and field, gzip, problem directories, names
- * for a datasets directory, and imports that are all-or-nothing and skipped when unchanged. */
+/* Unit tests for server/datasets/loader and server/datasets/dataset on files written here:
+ * each source format normalised, errors naming file, line and field, gzip, problem
+ * directories, names for a datasets directory, imports that are all-or-nothing and skipped
+ * when unchanged, and 20,000-row files read and imported in linear time. */
 #include "server/datasets/dataset.h"
 #include "server/datasets/loader.h"
 #include "test.h"
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -284,6 +286,98 @@ static void test_record(void)
     json_free(rec);
 }
 
+/* Milliseconds since an earlier now_ms(). */
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+#define BIG 20000
+
+/* BIG HumanEval rows as JSON lines (array false) or a JSON array, then, when dup, one more
+ * row repeating the first id. */
+static void write_big(const char *name, bool array, bool dup)
+{
+    FILE *f = fopen(path_of(name), "w");
+    ASSERT_TRUE(f != NULL);
+    fputs(array ? "[\n" : "", f);
+    for (int i = 0; i < BIG + (dup ? 1 : 0); i++)
+        fprintf(f,
+                "%s{\"task_id\": \"HumanEval/%d\", \"prompt\": \"def f%d(x):\\n\", "
+                "\"entry_point\": \"f%d\", \"canonical_solution\": \"    return x\\n\", "
+                "\"test\": \"def check(c):\\n    assert c(1) == 1\\n\"}\n",
+                array && i ? "," : "", i < BIG ? i : 0, i, i);
+    fputs(array ? "]\n" : "", f);
+    fclose(f);
+}
+
+/* Reading and importing is linear: 20,000 rows, which the quadratic id check (a walk of
+ * every earlier problem, each found by index) took hours over, take well under a second per
+ * step here, and the ctest timeout (60 s) bounds them all. A repeated id is still refused
+ * at its own line, naming the first. */
+static void test_large_import(void)
+{
+    struct json *ps = NULL;
+    char fmt[32], err[ERR_LEN];
+    const char *const files[] = {"big.jsonl", "big.json"};
+    for (int k = 0; k < 2; k++) {
+        write_big(files[k], k == 1, false);
+        double t0 = now_ms();
+        ASSERT_INT_EQ(loader_read(path_of(files[k]), NULL, &ps, fmt, sizeof(fmt), err), BIG);
+        ASSERT_TRUE(now_ms() - t0 < 20000);
+        int n = 0;
+        const struct json *last = NULL;
+        for (const struct json *p = json_first(ps); p; p = json_next(p), n++)
+            last = p;
+        ASSERT_INT_EQ(n, BIG);
+        ASSERT_STR_EQ(str(json_first(ps), "id"), "HumanEval/0");
+        ASSERT_STR_EQ(str(last, "id"), "HumanEval/19999");
+        json_free(ps);
+        ps = NULL;
+    }
+    write_big("bigdup.jsonl", false, true);
+    ASSERT_INT_EQ(loader_read(path_of("bigdup.jsonl"), NULL, &ps, fmt, sizeof(fmt), err), -EINVAL);
+    ASSERT_TRUE(strstr(err, "bigdup.jsonl:line 20001: field \"id\": duplicate id \"HumanEval/0\" "
+                            "(first at line 1)") != NULL);
+    ASSERT_TRUE(ps == NULL);
+    write_big("bigdup.json", true, true);
+    ASSERT_INT_EQ(loader_read(path_of("bigdup.json"), NULL, &ps, fmt, sizeof(fmt), err), -EINVAL);
+    ASSERT_TRUE(strstr(err, "bigdup.json: record 20000: field \"id\": duplicate id "
+                            "\"HumanEval/0\" (first at record 0)") != NULL);
+
+    struct dataset_store *s;
+    ASSERT_INT_EQ(dataset_open(":memory:", &s, err), 0);
+    double t0 = now_ms();
+    ASSERT_INT_EQ(dataset_import(s, "big", path_of("big.jsonl"), NULL, false, NULL, err), BIG);
+    ASSERT_TRUE(now_ms() - t0 < 20000);
+    struct json *ids = dataset_ids(s, "big");
+    ASSERT_INT_EQ(json_len(ids), BIG);
+    json_free(ids);
+    struct json *tail = dataset_problems(s, "big", BIG - 1, 5);
+    ASSERT_STR_EQ(str(json_first(tail), "id"), "HumanEval/19999");
+    json_free(tail);
+    dataset_close(s);
+}
+
+static void test_id_forms(void)
+{
+    char out[32];
+    struct json *d = json_parse("[7, \"x\", 1.5, 1e300, -1e300, true, \"\"]");
+    const struct json *e = json_first(d);
+    ASSERT_TRUE(loader_id(e, out, sizeof(out)));
+    ASSERT_STR_EQ(out, "7");
+    ASSERT_TRUE(loader_id(e = json_next(e), out, sizeof(out)));
+    ASSERT_STR_EQ(out, "x");
+    ASSERT_FALSE(loader_id(e = json_next(e), out, sizeof(out))); /* not integral */
+    ASSERT_FALSE(loader_id(e = json_next(e), out, sizeof(out))); /* beyond long long */
+    ASSERT_FALSE(loader_id(e = json_next(e), out, sizeof(out)));
+    ASSERT_FALSE(loader_id(e = json_next(e), out, sizeof(out)));
+    ASSERT_TRUE(loader_id(json_next(e), out, sizeof(out))); /* empty: need_id refuses it */
+    json_free(d);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -295,6 +389,8 @@ int main(void)
     TEST_RUN(test_default_names);
     TEST_RUN(test_import_is_all_or_nothing);
     TEST_RUN(test_record);
+    TEST_RUN(test_large_import);
+    TEST_RUN(test_id_forms);
     char cmd[300];
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     int rc = system(cmd);

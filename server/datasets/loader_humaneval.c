@@ -1,0 +1,192 @@
+/*
+ * loader_humaneval: the HumanEval family, harness problems whose program carries its tests:
+ * HumanEval (Python), HumanEval-X (C++, Go, Rust, Python; the language from the task id's
+ * prefix), MultiPL-E (its stop tokens kept) and McEval (C, C++, Go, Rust). A completion that
+ * continues the prompt follows `before`; one that defines the entry point itself follows
+ * `preamble` (the prompt up to the signature); `after` is the test code.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/datasets/loader_impl.h"
+
+/* ---- HumanEval (Python) ---------------------------------------------------------------- */
+
+int loader_norm_humaneval(const struct loader_ctx *c, const struct json *r, struct json **out)
+{
+    const char *id, *prompt, *entry, *test, *sol;
+    if (loader_need_str(c, r, "task_id", &id) || loader_need_str(c, r, "prompt", &prompt) ||
+        loader_need_str(c, r, "entry_point", &entry) || loader_need_str(c, r, "test", &test) ||
+        loader_need_str(c, r, "canonical_solution", &sol))
+        return -EINVAL;
+    struct json *p = loader_new_problem(id, prompt, "python", entry, "harness", 3000, 512);
+    char *after = NULL;
+    if (asprintf(&after, "\n%s\n\ncheck(%s)\n", test, entry) < 0)
+        after = NULL;
+    int rc = loader_set_harness(p, strdup(prompt), strdup(prompt), after);
+    loader_set_solution(p, "python", sol);
+    *out = p;
+    return rc;
+}
+
+/* ---- HumanEval-X (C++, Go, Rust, Python) ------------------------------------------------- */
+
+static const char *const cpp_includes[] = {
+    "#include<stdlib.h>", "#include<algorithm>", "#include<math.h>",
+    "#include<stdio.h>",  "#include<vector>",    "#include<string>",
+    "#include<climits>",  "#include<cstring>",   "#include<iostream>"};
+
+static char *cpp_missing_includes(const char *prompt)
+{
+    char *s = strdup("");
+    for (size_t i = 0; s && i < sizeof(cpp_includes) / sizeof(cpp_includes[0]); i++)
+        if (!strstr(prompt, cpp_includes[i])) {
+            char *n = loader_cat(s, cpp_includes[i], "\n", NULL);
+            free(s);
+            s = n;
+        }
+    return s;
+}
+
+/* s with every occurrence of what removed (the Go prompt's import block). */
+static char *remove_all(const char *s, const char *what)
+{
+    size_t wl = strlen(what);
+    char *out = malloc(strlen(s) + 1), *w = out;
+    if (!out)
+        return NULL;
+    for (const char *p = s; *p;) {
+        if (wl && strncmp(p, what, wl) == 0)
+            p += wl;
+        else
+            *w++ = *p++;
+    }
+    *w = '\0';
+    return out;
+}
+
+int loader_norm_humanevalx(const struct loader_ctx *c, const struct json *r, struct json **out)
+{
+    const char *id, *prompt, *decl, *test, *sol;
+    if (loader_need_str(c, r, "task_id", &id) || loader_need_str(c, r, "prompt", &prompt) ||
+        loader_need_str(c, r, "declaration", &decl) || loader_need_str(c, r, "test", &test) ||
+        loader_need_str(c, r, "canonical_solution", &sol))
+        return -EINVAL;
+    char entry[128];
+    loader_guess_entry(decl, entry, sizeof(entry));
+    struct json *p = NULL;
+    int rc;
+    if (strncmp(id, "CPP/", 4) == 0) {
+        char *inc = cpp_missing_includes(prompt), *pre = loader_before_signature(prompt, entry);
+        p = loader_new_problem(id, prompt, "cpp", entry, "harness", 5000, 512);
+        rc = loader_set_harness(p, loader_cat(inc, "\n", prompt, NULL),
+                                loader_cat(inc, "\n", pre, NULL),
+                                loader_cat("\n", test, NULL, NULL));
+        free(inc);
+        free(pre);
+        loader_set_solution(p, "cpp", sol);
+    } else if (strncmp(id, "Go/", 3) == 0) {
+        const char *imp, *setup;
+        if (loader_need_str(c, r, "import", &imp) || loader_need_str(c, r, "test_setup", &setup))
+            return -EINVAL;
+        char *body = remove_all(prompt, imp);
+        char *pre = body ? loader_before_signature(body, entry) : NULL;
+        p = loader_new_problem(id, prompt, "go_test", entry, "harness", 5000, 512);
+        rc = loader_set_harness(p, loader_cat(setup, "\n", body, NULL),
+                                loader_cat(setup, "\n", pre, NULL),
+                                loader_cat("\n", test, NULL, NULL));
+        free(body);
+        free(pre);
+        loader_set_solution(p, "go_test", sol);
+    } else if (strncmp(id, "Rust/", 5) == 0) {
+        char *shown = loader_cat(prompt, decl, NULL, NULL),
+             *pre = loader_before_signature(decl, entry);
+        p = loader_new_problem(id, shown ? shown : "", "rust_test", entry, "harness", 5000, 512);
+        /* Upstream prepends an empty main; `rustc --test` needs none, and leaving it out
+         * lets a completion that brings its own main compile. */
+        rc = loader_set_harness(p, loader_cat(prompt, decl, NULL, NULL),
+                                loader_cat(prompt, pre, NULL, NULL),
+                                loader_cat("\n", test, NULL, NULL));
+        free(shown);
+        free(pre);
+        loader_set_solution(p, "rust_test", sol);
+    } else if (strncmp(id, "Python/", 7) == 0) {
+        p = loader_new_problem(id, prompt, "python", entry, "harness", 3000, 512);
+        rc = loader_set_harness(p, strdup(prompt), strdup(prompt),
+                                loader_cat("\n", test, NULL, NULL));
+        loader_set_solution(p, "python", sol);
+    } else {
+        return loader_bad(c, "task_id",
+                          "a HumanEval-X language verdict runs: CPP/, Go/, Rust/ or "
+                          "Python/");
+    }
+    *out = p;
+    return rc;
+}
+
+/* ---- MultiPL-E ------------------------------------------------------------------------- */
+
+int loader_norm_multiple(const struct loader_ctx *c, const struct json *r, struct json **out)
+{
+    const char *name, *lang, *prompt, *tests;
+    if (loader_need_str(c, r, "name", &name) || loader_need_str(c, r, "language", &lang) ||
+        loader_need_str(c, r, "prompt", &prompt) || loader_need_str(c, r, "tests", &tests))
+        return -EINVAL;
+    const char *run = strcmp(lang, "cpp") == 0           ? "cpp"
+                      : strcmp(lang, "rs") == 0          ? "rust"
+                      : strncmp(lang, "go_test", 7) == 0 ? "go_test"
+                      : strcmp(lang, "py") == 0          ? "python"
+                                                         : NULL;
+    if (!run)
+        return loader_bad(c, "language",
+                          "a MultiPL-E language verdict runs: cpp, rs, go_test.go, py");
+    char entry[128];
+    loader_guess_entry(prompt, entry, sizeof(entry));
+    struct json *p = loader_new_problem(name, prompt, run, entry, "harness", 5000, 512);
+    int rc = loader_set_harness(p, strdup(prompt), loader_before_signature(prompt, entry),
+                                loader_cat("\n", tests, NULL, NULL));
+    const struct json *stop = json_get(r, "stop_tokens");
+    for (const struct json *e = json_first(stop); e; e = json_next(e)) {
+        const char *s;
+        if (!json_str(e, &s)) {
+            json_free(p);
+            return loader_bad(c, "stop_tokens", "must be a list of strings");
+        }
+        json_push_str(json_child(p, "stop"), s);
+    }
+    *out = p;
+    return rc;
+}
+
+/* ---- McEval ---------------------------------------------------------------------------- */
+
+int loader_norm_mceval(const struct loader_ctx *c, const struct json *r, struct json **out)
+{
+    const char *id, *prompt, *test, *sol, *entry;
+    if (loader_need_str(c, r, "task_id", &id) || loader_need_str(c, r, "prompt", &prompt) ||
+        loader_need_str(c, r, "test", &test) || loader_need_str(c, r, "canonical_solution", &sol) ||
+        loader_need_str(c, r, "entry_point", &entry))
+        return -EINVAL;
+    static const struct {
+        const char *prefix, *lang;
+    } langs[] = {{"C/", "c"}, {"CPP/", "cpp"}, {"Go/", "go_test"}, {"Rust/", "rust_test"}};
+    const char *lang = NULL;
+    for (size_t i = 0; i < sizeof(langs) / sizeof(langs[0]); i++)
+        if (strncmp(id, langs[i].prefix, strlen(langs[i].prefix)) == 0)
+            lang = langs[i].lang;
+    if (!lang)
+        return loader_bad(c, "task_id", "a McEval language verdict runs: C/, CPP/, Go/ or Rust/");
+    struct json *p = loader_new_problem(id, prompt, lang, entry, "harness", 5000, 512);
+    /* "\n" between the parts: C/10's prompt ends in a // comment without a newline. */
+    int rc = loader_set_harness(p, loader_cat(prompt, "\n", NULL, NULL),
+                                loader_before_signature(prompt, entry),
+                                loader_cat("\n", test, NULL, NULL));
+    loader_set_solution(p, lang, sol);
+    const char *level;
+    if (json_str(json_get(r, "level"), &level))
+        json_set_str(json_child(p, "labels"), "level", level);
+    *out = p;
+    return rc;
+}
