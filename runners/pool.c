@@ -18,10 +18,12 @@
 
 #include "runners/cell.h"
 #include "runners/cgroup.h"
+#include "runners/uidlock.h"
 
 struct slot {
     struct cell *cell; /* NULL while being replaced after a failed restart */
     struct cell_config cfg;
+    struct uid_slot uid; /* cfg.uid's lock, held for the slot's life (replacements keep it) */
     bool busy;
 };
 
@@ -82,12 +84,17 @@ int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]
         return rc;
     }
     p->gpus = cfg->gpus;
+    for (int i = 0; i < total; i++)
+        uidlock_init(&p->slots[i].uid);
     for (int i = 0; i < total && rc == 0; i++) {
         struct slot *s = &p->slots[i];
+        p->n = i + 1;
+        if ((rc = uidlock_take(cfg->uid_lock_dir, cfg->uid_base, cfg->uid_count, &s->uid, err)) < 0)
+            break;
         s->cfg = (struct cell_config){.exe = p->exe,
                                       .index = i,
-                                      .uid = cfg->uid_base + (unsigned)i,
-                                      .gid = cfg->uid_base + (unsigned)i,
+                                      .uid = s->uid.uid,
+                                      .gid = s->uid.uid,
                                       .tree = &p->tree,
                                       .nbinds = p->nbinds,
                                       .binds = (const char *const *)p->binds,
@@ -96,7 +103,6 @@ int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]
                                       .gpu_cell = i >= cfg->cells,
                                       .gpu = i - cfg->cells};
         rc = cell_start(&s->cfg, &s->cell, err);
-        p->n = i + 1;
     }
     if (rc < 0) {
         pool_free(p);
@@ -190,6 +196,14 @@ unsigned pool_replaced(struct pool *p)
     return n;
 }
 
+unsigned pool_cell_uid(struct pool *p, int i)
+{
+    pthread_mutex_lock(&p->lock);
+    unsigned uid = i >= 0 && i < p->n ? p->slots[i].uid.uid : 0;
+    pthread_mutex_unlock(&p->lock);
+    return uid;
+}
+
 int pool_cell_pid(struct pool *p, int i)
 {
     pthread_mutex_lock(&p->lock);
@@ -202,8 +216,10 @@ void pool_free(struct pool *p)
 {
     if (!p)
         return;
-    for (int i = 0; i < p->n; i++)
+    for (int i = 0; i < p->n; i++) {
         cell_stop(p->slots[i].cell);
+        uidlock_give(&p->slots[i].uid); /* after the cell and its jobs are gone */
+    }
     cg_tree_remove(&p->tree);
     pthread_cond_destroy(&p->freed);
     pthread_mutex_destroy(&p->lock);

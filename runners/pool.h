@@ -15,10 +15,16 @@
 #include "runners/job.h"
 
 struct pool_config {
-    int cells;         /* number of cells (concurrency), >= 1 */
-    const char *exe;   /* the verdict executable (runs `verdict __cell`); NULL: this one */
-    unsigned uid_base; /* cell i runs jobs as uid_base + i (and that gid) */
-    int nbinds;        /* extra read-only binds for every cell */
+    int cells;       /* number of cells (concurrency), >= 1 */
+    const char *exe; /* the verdict executable (runs `verdict __cell`); NULL: this one */
+    /* Each cell runs jobs as a uid (and that gid) of its own, the first of
+     * [uid_base, uid_base + uid_count) whose lock file under uid_lock_dir no other cell of
+     * any process holds (uidlock.h), held until pool_free. 0 / NULL: UIDLOCK_BASE,
+     * UIDLOCK_COUNT, UIDLOCK_DIR (60000..61183 under /run/verdict). */
+    unsigned uid_base;
+    unsigned uid_count;
+    const char *uid_lock_dir;
+    int nbinds; /* extra read-only binds for every cell */
     const char *const *binds;
     uint64_t tmpfs_bytes;  /* size of each job tmpfs (/w, /tmp, /dev/shm); 0: default */
     uint32_t tmpfs_inodes; /* inodes of each; 0: default */
@@ -28,7 +34,8 @@ struct pool_config {
 struct pool;
 
 /* Returns 0 with *out, or a negative errno with the reason in err (no usable cgroups, a cell
- * that failed to build its sandbox, ...). */
+ * that failed to build its sandbox, -EAGAIN: every uid of the range held by other cells,
+ * ...). */
 int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]);
 
 /* Runs one job and fills res. Never fails: a sandbox fault is res->status == JOB_SE with the
@@ -45,6 +52,9 @@ unsigned pool_replaced(struct pool *p);
 
 /* Pid of cell i, or -1 (tests use it to check a cell survived). */
 int pool_cell_pid(struct pool *p, int i);
+
+/* The uid cell i runs its jobs as, or 0 when there is no cell i. */
+unsigned pool_cell_uid(struct pool *p, int i);
 
 /* Stops every cell and removes the job tree. NULL is a no-op. */
 void pool_free(struct pool *p);

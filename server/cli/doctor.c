@@ -193,7 +193,8 @@ static void check_cell(struct doctor_report *r)
         return;
     }
     exe[n] = '\0';
-    struct pool_config pc = {.cells = 1, .exe = exe, .uid_base = 60000};
+    /* uid_base/uid_count 0: the host-wide range; the cell's uid is locked (uidlock.h) */
+    struct pool_config pc = {.cells = 1, .exe = exe};
     struct pool *pool = NULL;
     if (pool_new(&pc, &pool, err) < 0) {
         doctor_add(r, "sandbox", "cell", CHECK_FAIL, true, "%s", err);
@@ -206,8 +207,9 @@ static void check_cell(struct doctor_report *r)
     pool_run(pool, &j, &res, &payload);
     if (res.status == JOB_OK)
         doctor_add(r, "sandbox", "cell", CHECK_OK, true,
-                   "a cell started and ran /bin/true: OK in %lld ms wall, %llu KiB",
-                   (long long)res.wall_ms, (unsigned long long)res.memory_kib);
+                   "a cell started (uid %u) and ran /bin/true: OK in %lld ms wall, %llu KiB",
+                   pool_cell_uid(pool, 0), (long long)res.wall_ms,
+                   (unsigned long long)res.memory_kib);
     else
         doctor_add(r, "sandbox", "cell", CHECK_FAIL, true, "/bin/true in a cell: %s %s",
                    job_status_name(res.status), res.message);

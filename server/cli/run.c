@@ -1,10 +1,12 @@
 /*
  * run: `verdict run`.
  *
- * Starts a pool of one cell, reads the files the job needs from the host (the program itself
- * when it lives outside the sandbox's read-only /usr, --file extras, --stdin), runs the job,
- * and prints. Host files are read here, by the caller's privileges, and travel to the cell as
- * bytes: the sandbox never sees the host's paths.
+ * `verdict run -- PROGRAM` starts a pool of one cell; `verdict run --lang` opens the
+ * server's engine (engine.h: the same templates, compile cache cap and uid locks) with one
+ * cell. Either reads the files the job needs from the host (the program itself when it lives
+ * outside the sandbox's read-only /usr, --file extras, --stdin), runs the job, and prints. Host
+ * files are read here, by the caller's privileges, and travel to the cell as bytes: the sandbox
+ * never sees the host's paths.
  */
 #include "server/cli/run.h"
 
@@ -15,9 +17,8 @@
 #include <unistd.h>
 
 #include "build_info.h"
-#include "runners/cell.h"
 #include "runners/pool.h"
-#include "server/judge/gpu.h"
+#include "server/judge/engine.h"
 #include "server/judge/program.h"
 #include "server/util/json.h"
 
@@ -170,11 +171,11 @@ static void print_json(const struct job_result *r, const struct program *p)
     json_free(o);
 }
 
-static int start_pool(const char *const *binds, int nbinds, int gpus, struct pool **pool)
+static int start_pool(struct pool **pool)
 {
     char err[ERR_LEN];
-    struct pool_config pc = {
-        .cells = 1, .uid_base = 60000, .nbinds = nbinds, .binds = binds, .gpus = gpus};
+    /* uid_base/uid_count 0: the host-wide range, a free uid taken with its lock */
+    struct pool_config pc = {.cells = 1};
     int rc = pool_new(&pc, pool, err);
     if (rc < 0)
         fprintf(stderr, "verdict run: %s\n", err);
@@ -224,7 +225,7 @@ static int run_argv(const struct run_opts *o, struct inputs *in, const struct jo
                     .nfetch = o->fetch.n,
                     .fetch = o->fetch.items,
                     .limits = *lim};
-    if (start_pool(NULL, 0, 0, &pool) < 0)
+    if (start_pool(&pool) < 0)
         goto out;
     struct job_result res;
     uint8_t *payload = NULL;
@@ -244,69 +245,71 @@ static const char *languages_dir(const struct run_opts *o)
     return o->languages ? o->languages : env && *env ? env : VERDICT_LANGUAGES_DIR;
 }
 
-/* nvcc's flag for this server's GPU (compute capability of GPU 0), or the oldest
- * architecture nvcc 13 targets, with PTX in both cases. */
-static int gpu_arch(char *flag, size_t cap)
+/* The language asked for, available; NULL (and the exit code in *code) otherwise. */
+static const struct lang *find_lang(const struct run_opts *o, const struct engine *e, int *code)
 {
-    struct gpu_info g;
-    gpu_probe(&g);
-    int cc = g.count > 0 ? g.dev[0].cc_major * 10 + g.dev[0].cc_minor : 75;
-    snprintf(flag, cap, "-gencode=arch=compute_%d,code=[sm_%d,compute_%d]", cc, cc, cc);
-    return g.count;
+    const struct lang *l = lang_find(e->langs, o->lang);
+    if (!l) {
+        fprintf(stderr, "verdict run: unknown language '%s'; known:", o->lang);
+        for (int i = 0; i < lang_count(e->langs); i++)
+            fprintf(stderr, " %s", lang_at(e->langs, i)->name);
+        fprintf(stderr, "\n");
+        *code = EXIT_USAGE;
+        return NULL;
+    }
+    if (!l->available) {
+        fprintf(stderr, "verdict run: language %s is unavailable: %s\n", l->name, l->why);
+        return NULL;
+    }
+    return l;
 }
 
-/* `verdict run --lang LANG FILE` */
+/* Runs a built program and reports it with the limits it ran under. */
+static int run_built(const struct run_opts *o, struct engine *e, const struct program *prog,
+                     const struct inputs *in, const struct job_limits *lim)
+{
+    struct job_result res;
+    uint8_t *payload = NULL;
+    struct program_io io = {.in = in->stdin_data, .in_len = in->stdin_len, .limits = lim};
+    program_run(&e->env, prog, &io, &res, &payload);
+    struct job_limits shown = prog->lang->run.limits;
+    shown.cpu_ms = lim->cpu_ms ? lim->cpu_ms : shown.cpu_ms;
+    shown.wall_ms = lim->wall_ms ? lim->wall_ms : shown.wall_ms;
+    shown.memory_bytes = lim->memory_bytes ? lim->memory_bytes : shown.memory_bytes;
+    int code = report(o, &res, &shown, prog);
+    job_result_fini(&res);
+    free(payload);
+    return code;
+}
+
+/* `verdict run --lang LANG FILE`: the server's engine (templates, cache and its cap, uid
+ * locks) with one CPU cell, and GPU cells only for a language that needs them. */
 static int run_lang(const struct run_opts *o, struct inputs *in, const struct job_limits *lim)
 {
-    struct lang_set *langs = NULL;
-    struct cache *cache = NULL;
-    struct pool *pool = NULL;
+    struct engine e;
     struct program prog;
-    struct program_env env = {0};
+    struct engine_config ec = {
+        .languages = languages_dir(o), .cache = o->cache, .cells = 1, .probe = o->lang};
     char err[ERR_LEN];
     int code = EXIT_SE, built = -1;
     memset(&prog, 0, sizeof(prog));
-    if (lang_load_dir(languages_dir(o), &langs, err) < 0) {
+    if (engine_load(&ec, &e, err) < 0) {
         fprintf(stderr, "verdict run: %s\n", err);
-        goto out;
+        return EXIT_SE;
     }
-    const struct lang *l = lang_find(langs, o->lang);
-    if (!l) {
-        fprintf(stderr, "verdict run: unknown language '%s'; known:", o->lang);
-        for (int i = 0; i < lang_count(langs); i++)
-            fprintf(stderr, " %s", lang_at(langs, i)->name);
-        fprintf(stderr, "\n");
-        code = EXIT_USAGE;
-        goto out;
-    }
-    lang_probe(langs, l->name);
-    if (!l->available) {
-        fprintf(stderr, "verdict run: language %s is unavailable: %s\n", l->name, l->why);
-        goto out;
-    }
-    if (add_file(in, o->argv[0], 0644) < 0)
+    const struct lang *l = find_lang(o, &e, &code);
+    if (!l || add_file(in, o->argv[0], 0644) < 0)
         goto out;
     in->files[in->n - 1].path = l->source; /* the source is always the template's name */
     for (int i = 0; i < o->files.n; i++)
         if (add_file(in, o->files.items[i], 0644) < 0)
             goto out;
-    if (cache_open(o->cache ? o->cache : VERDICT_CACHE_DIR, 1ull << 30, &cache, err) < 0) {
+    ec.no_gpu_cells = !l->needs_gpu;
+    if (engine_start(&ec, &e, err) < 0) {
         fprintf(stderr, "verdict run: %s\n", err);
         goto out;
     }
-    int nb = 0;
-    const char *const *lb = lang_binds(langs, &nb);
-    const char *binds[CELL_MAX_BINDS];
-    for (int i = 0; i < nb && i < CELL_MAX_BINDS - 1; i++)
-        binds[i] = lb[i];
-    binds[nb < CELL_MAX_BINDS - 1 ? nb : CELL_MAX_BINDS - 1] = cache_dir(cache);
-    env = (struct program_env){.cache = cache};
-    env.gpus = l->needs_gpu ? gpu_arch(env.cuda_arch, sizeof(env.cuda_arch)) : 0;
-    if (start_pool(binds, (nb < CELL_MAX_BINDS - 1 ? nb : CELL_MAX_BINDS - 1) + 1, env.gpus,
-                   &pool) < 0)
-        goto out;
-    env.pool = pool;
-    built = program_build(&env, l, in->files, in->n, NULL, &prog, err);
+    built = program_build(&e.env, l, in->files, in->n, NULL, &prog, err);
     if (built < 0) {
         fprintf(stderr, "verdict run: %s\n", err);
         goto out;
@@ -320,23 +323,11 @@ static int run_lang(const struct run_opts *o, struct inputs *in, const struct jo
         code = 1;
         goto out;
     }
-    struct job_result res;
-    uint8_t *payload = NULL;
-    struct program_io io = {.in = in->stdin_data, .in_len = in->stdin_len, .limits = lim};
-    program_run(&env, &prog, &io, &res, &payload);
-    struct job_limits shown = l->run.limits;
-    shown.cpu_ms = lim->cpu_ms ? lim->cpu_ms : shown.cpu_ms;
-    shown.wall_ms = lim->wall_ms ? lim->wall_ms : shown.wall_ms;
-    shown.memory_bytes = lim->memory_bytes ? lim->memory_bytes : shown.memory_bytes;
-    code = report(o, &res, &shown, &prog);
-    job_result_fini(&res);
-    free(payload);
+    code = run_built(o, &e, &prog, in, lim);
 out:
     if (built == 0)
-        program_free(&env, &prog);
-    pool_free(pool);
-    cache_close(cache);
-    lang_set_free(langs);
+        program_free(&e.env, &prog);
+    engine_close(&e);
     return code;
 }
 

@@ -1,6 +1,8 @@
 /*
  * engine: templates, then the cache, then GPUs (nvcc's -gencode for the first GPU's
  * architecture, sm_75 when there is none: CUDA then compiles but does not run), then cells.
+ * The constants every process must agree on (the cache's cap, the uid range) live here and
+ * in uidlock.h, not at each caller.
  */
 #include "server/judge/engine.h"
 
@@ -13,22 +15,44 @@
 
 int engine_open(const struct engine_config *c, struct engine *e, char err[ERR_LEN])
 {
+    int rc = engine_load(c, e, err);
+    if (rc == 0 && (rc = engine_start(c, e, err)) < 0)
+        engine_close(e);
+    return rc;
+}
+
+int engine_load(const struct engine_config *c, struct engine *e, char err[ERR_LEN])
+{
     memset(e, 0, sizeof(*e));
     int rc = lang_load_dir(c->languages ? c->languages : VERDICT_LANGUAGES_DIR, &e->langs, err);
     if (rc < 0)
         return rc;
-    lang_probe(e->langs, NULL);
-    if ((rc = cache_open(c->cache ? c->cache : VERDICT_CACHE_DIR, 4ull << 30, &e->cache, err)) <
-        0) {
-        engine_close(e);
-        return rc;
-    }
-    struct gpu_info g;
-    gpu_probe(&g);
-    e->gpus = g.count;
+    const struct lang *only = c->probe ? lang_find(e->langs, c->probe) : NULL;
+    if (!c->probe || only)
+        lang_probe(e->langs, only ? only->name : NULL);
+    return 0;
+}
+
+/* nvcc's flag for GPU 0's compute capability (sm_75 without a GPU or without probe), and
+ * the GPU count (0 without probe: loading the CUDA runtime costs time). */
+static int find_gpus(struct engine *e, bool probe)
+{
+    struct gpu_info g = {.count = 0};
+    if (probe)
+        gpu_probe(&g);
     int cc = g.count > 0 ? g.dev[0].cc_major * 10 + g.dev[0].cc_minor : 75;
     snprintf(e->env.cuda_arch, sizeof(e->env.cuda_arch),
              "-gencode=arch=compute_%d,code=[sm_%d,compute_%d]", cc, cc, cc);
+    return g.count;
+}
+
+int engine_start(const struct engine_config *c, struct engine *e, char err[ERR_LEN])
+{
+    int rc =
+        cache_open(c->cache ? c->cache : VERDICT_CACHE_DIR, ENGINE_CACHE_BYTES, &e->cache, err);
+    if (rc < 0)
+        goto fail;
+    e->gpus = find_gpus(e, !c->no_gpu_cells);
     int nb = 0;
     const char *const *lb = lang_binds(e->langs, &nb);
     const char *binds[CELL_MAX_BINDS];
@@ -36,16 +60,20 @@ int engine_open(const struct engine_config *c, struct engine *e, char err[ERR_LE
     for (int i = 0; i < nb; i++)
         binds[i] = lb[i];
     binds[nb++] = cache_dir(e->cache);
-    struct pool_config pc = {
-        .cells = c->cells, .uid_base = 61000, .nbinds = nb, .binds = binds, .gpus = g.count};
-    if ((rc = pool_new(&pc, &e->pool, err)) < 0) {
-        engine_close(e);
-        return rc;
-    }
+    /* uid_base/uid_count/uid_lock_dir 0: the host-wide range, taken slot by slot with locks */
+    struct pool_config pc = {.cells = c->cells, .nbinds = nb, .binds = binds, .gpus = e->gpus};
+    if ((rc = pool_new(&pc, &e->pool, err)) < 0)
+        goto fail;
     e->env.pool = e->pool;
     e->env.cache = e->cache;
     e->env.gpus = e->gpus;
     return 0;
+fail:
+    pool_free(e->pool);
+    cache_close(e->cache);
+    e->pool = NULL;
+    e->cache = NULL;
+    return rc;
 }
 
 void engine_close(struct engine *e)
