@@ -218,19 +218,22 @@ static int add_socket_rules(scmp_filter_ctx ctx)
     if (rc == 0)
         rc = seccomp_rule_add(ctx, no, SCMP_SYS(socket), 1,
                               SCMP_A0(SCMP_CMP_GT, (uint64_t)AF_INET6));
-    /* Types: stream and datagram only (the low four bits; the rest are SOCK_CLOEXEC and
-     * SOCK_NONBLOCK). Raw and packet sockets need privileges anyway; seqpacket, rdm and dccp
-     * are kernel code no judged program uses. */
+    /* Types: stream and datagram only, and AF_UNIX seqpacket (Rust's std spawns through a
+     * SOCK_SEQPACKET socketpair); the low four bits, the rest are SOCK_CLOEXEC and
+     * SOCK_NONBLOCK. Raw and packet sockets need privileges anyway; inet seqpacket (SCTP),
+     * rdm and dccp are kernel code no judged program uses. */
     static const uint64_t fams[] = {AF_UNIX, AF_INET, AF_INET6};
     for (size_t f = 0; rc == 0 && f < sizeof(fams) / sizeof(fams[0]); f++)
         for (uint64_t type = SOCK_RAW; rc == 0 && type <= 0xf; type++)
-            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPROTONOSUPPORT), SCMP_SYS(socket), 2,
-                                  SCMP_A0(SCMP_CMP_EQ, fams[f]),
-                                  SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, type));
+            if (fams[f] != AF_UNIX || type != SOCK_SEQPACKET)
+                rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPROTONOSUPPORT), SCMP_SYS(socket), 2,
+                                      SCMP_A0(SCMP_CMP_EQ, fams[f]),
+                                      SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, type));
     for (uint64_t type = SOCK_RAW; rc == 0 && type <= 0xf; type++)
-        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPROTONOSUPPORT), SCMP_SYS(socketpair), 2,
-                              SCMP_A0(SCMP_CMP_EQ, (uint64_t)AF_UNIX),
-                              SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, type));
+        if (type != SOCK_SEQPACKET)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPROTONOSUPPORT), SCMP_SYS(socketpair), 2,
+                                  SCMP_A0(SCMP_CMP_EQ, (uint64_t)AF_UNIX),
+                                  SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, type));
     /* socketpair exists only for AF_UNIX. */
     if (rc == 0)
         rc = seccomp_rule_add(ctx, no, SCMP_SYS(socketpair), 1,

@@ -105,7 +105,7 @@ static int filtered(void *arg, char err[ERR_LEN])
      * than stream and datagram are refused. */
     EXPECT_ERRNO(syscall(SYS_inotify_init1, 0), ENOSYS);
     EXPECT_ERRNO(socket(AF_INET, SOCK_SEQPACKET, 0), EPROTONOSUPPORT);
-    EXPECT_ERRNO(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair), EPROTONOSUPPORT);
+    EXPECT_ERRNO(socketpair(AF_UNIX, SOCK_RDM | SOCK_CLOEXEC, 0, pair), EPROTONOSUPPORT);
     EXPECT_ERRNO(syscall(SYS_ptrace, 0, 0, 0, 0), EPERM);
     EXPECT_ERRNO(syscall(SYS_mount, "none", "/", "tmpfs", 0, NULL), EPERM);
     /* Allowed: the families a program needs, and a plain fork. */
@@ -116,6 +116,8 @@ static int filtered(void *arg, char err[ERR_LEN])
     int sp[2];
     if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) < 0)
         return err_set(err, -EPERM, "socketpair(AF_UNIX) refused");
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0) /* Rust's spawn */
+        return err_set(err, -EPERM, "socketpair(AF_UNIX, SOCK_SEQPACKET) refused");
     pid_t pid = fork();
     if (pid == 0)
         _exit(0);
