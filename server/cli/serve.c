@@ -3,8 +3,10 @@
  *
  * Start-up order: signals blocked (every thread inherits the mask, and the main thread
  * collects them with sigwait), templates loaded and probed, cache opened, GPUs found, cells
- * started (from the main thread, which outlives them: they die with it), scheduler workers,
- * routes, and last the listening socket. Stop order: stop accepting, let the scheduler finish
+ * started (from the main thread, which outlives them: they die with it; their uids locked
+ * host-wide, so a `verdict bench` beside the server never shares one), scheduler workers
+ * (CPU and GPU apart; per-client shares and a bound on request bytes held), routes, and
+ * last the listening socket. Stop order: stop accepting, let the scheduler finish
  * every queued and running request (their replies go out on the still-running HTTP thread),
  * then close the server, the cells and the rest. No cell or job outlives the server.
  */
@@ -23,7 +25,8 @@
 #include "server/http/api.h"
 #include "server/judge/engine.h"
 
-#define EXIT_FAIL 1
+#define EXIT_FAIL        1
+#define DEFAULT_MAX_BODY (16u << 20)
 
 static int parse_listen(const char *s, char *host, size_t cap, int *port)
 {
@@ -58,6 +61,23 @@ static void teardown(struct parts *p)
     dataset_close(p->datasets);
 }
 
+/* Workers: one per CPU cell, and one per GPU cell for GPU work of its own. Admission: the
+ * queue's length, each client's share of it, and the request bytes held (the body of every
+ * waiting and running request; the server holds about twice that, body and decoded form). */
+static int start_sched(const struct serve_opts *o, int cells, struct parts *p, char err[ERR_LEN])
+{
+    uint64_t max_body = o->max_body ? o->max_body : DEFAULT_MAX_BODY;
+    struct sched_config sc = {.workers = cells,
+                              .gpu_workers = p->engine.gpus,
+                              .capacity = o->queue ? (int)o->queue : 4096,
+                              .client_share = (int)o->client_share,
+                              .max_bytes = o->queue_bytes ? o->queue_bytes : 256ull << 20};
+    if (sc.max_bytes < max_body) /* else a request the body limit admits could never run */
+        return err_set(err, -EINVAL, "--queue-bytes (%llu) must be at least --max-body (%llu)",
+                       (unsigned long long)sc.max_bytes, (unsigned long long)max_body);
+    return sched_new(&sc, &p->sched, err);
+}
+
 static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
 {
     const char *listen = o->listen ? o->listen : "127.0.0.1:8080";
@@ -83,10 +103,9 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
     struct engine_config ec = {.languages = o->languages, .cache = o->cache, .cells = (int)cells};
     if ((rc = engine_open(&ec, &p->engine, err)) < 0)
         return rc;
-    int gpus = p->engine.gpus;
-    long queue = o->queue ? o->queue : 4096;
-    if ((rc = sched_new((int)cells + gpus, (int)queue, &p->sched, err)) < 0)
+    if ((rc = start_sched(o, (int)cells, p, err)) < 0)
         return rc;
+    int gpus = p->engine.gpus;
     struct api_config ac = {.langs = p->engine.langs,
                             .cache = p->engine.cache,
                             .pool = p->engine.pool,
@@ -99,7 +118,7 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
         return rc;
     struct http_config hc = {.host = host,
                              .port = port,
-                             .max_body = o->max_body ? o->max_body : 16u << 20,
+                             .max_body = o->max_body ? o->max_body : DEFAULT_MAX_BODY,
                              .max_header = (size_t)max_header,
                              .connections = o->connections ? (unsigned)o->connections : 4096,
                              .timeout_s = (unsigned)((idle_ms + 999) / 1000)};

@@ -15,6 +15,8 @@ struct serve_opts {
     const char *listen;       /* HOST:PORT (default 127.0.0.1:8080) */
     long cells;               /* sandbox cells = concurrent runs (default 16) */
     long queue;               /* waiting requests beyond the running ones (default 4096) */
+    long client_share;        /* waiting requests per client (default max(queue/4, 64)) */
+    uint64_t queue_bytes;     /* body bytes of waiting and running requests (default 256 MiB) */
     uint64_t max_body;        /* request body limit (default 16 MiB) */
     uint64_t max_header;      /* request line and headers (default 32 KiB) */
     long connections;         /* open connections (default 4096) */

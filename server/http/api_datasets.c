@@ -399,7 +399,12 @@ void api_submit(struct api *a, struct http_exchange *x)
         submit_free(w);
         return;
     }
-    if ((rc = sched_submit(a->cfg.sched, submit_work, w)) == 0)
+    char client[SCHED_CLIENT_LEN];
+    size_t len;
+    http_body(x, &len);
+    struct sched_ticket t = {http_client(x, client, sizeof(client)), len,
+                             w->req->lang->needs_gpu ? SCHED_GPU : SCHED_CPU};
+    if ((rc = sched_submit(a->cfg.sched, &t, submit_work, w)) == 0)
         return;
     submit_free(w);
     api_reply_busy(a, x, rc);

@@ -1,93 +1,295 @@
 /*
- * scheduler: a ring buffer of (fn, arg) under one mutex, workers waiting on a condition
- * variable. Submission never blocks: admission control is the queue's capacity.
+ * scheduler: per-client sub-queues taken in turn, under one mutex.
+ *
+ * Storage is allocated once, at sched_new: `capacity` items and `capacity` clients (a client
+ * exists only while it has an item queued, so there are never more clients than items), each
+ * on a free list, and a hash table of clients by (name, class). Submission finds or makes the
+ * client (O(1) on average), appends the item to the client's FIFO and, when the client was
+ * idle, appends the client to its class's ring. A worker of a class takes the ring's first
+ * client, pops its oldest item, and puts the client back at the ring's end while it has more
+ * (round robin), or frees it. So dispatch is fair between clients and FIFO within one.
+ *
+ * Bytes: `held` counts the weights of queued and running items; a worker subtracts an item's
+ * weight after its fn returns, when the request's memory is gone.
+ *
+ * Invariants under the lock: count = sum of clients' n = items not on the free list;
+ * a client is in the hash and in exactly one ring iff n > 0.
  */
 #include "server/judge/scheduler.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define NCLASS 2
 
 struct item {
     sched_fn fn;
     void *arg;
+    uint64_t bytes;
+    struct item *next; /* in its client's FIFO, or the free list */
+};
+
+struct client {
+    char name[SCHED_CLIENT_LEN];
+    int kind;
+    int n;                        /* items queued */
+    struct item *head, *tail;     /* its FIFO */
+    struct client *next_in_ring;  /* in its class's ring, or the free list */
+    struct client *next_in_chain; /* in its hash bucket */
+};
+
+struct ring {
+    struct client *head, *tail;
+    pthread_cond_t work;
+};
+
+struct worker {
+    struct sched *s;
+    int kind;
+    pthread_t thread;
 };
 
 struct sched {
     pthread_mutex_t lock;
-    pthread_cond_t work;
-    struct item *ring;
-    int cap, head, count, running;
+    struct ring rings[NCLASS];
+    struct item *items, *free_items;
+    struct client *clients, *free_clients;
+    struct client **buckets;
+    size_t nbuckets; /* a power of two */
+    int cap, share, count, running, nclients;
+    uint64_t max_bytes, held;
+    uint64_t refused_full, refused_share, refused_bytes;
     bool stopping;
-    int nworkers;
-    pthread_t *threads;
+    int nworkers, ngpu;
+    struct worker *workers;
 };
+
+static size_t hash(const char *name, int kind, size_t nbuckets)
+{
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)kind; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    return (size_t)(h & (nbuckets - 1));
+}
+
+static struct client **find(struct sched *s, const char *name, int kind)
+{
+    struct client **c = &s->buckets[hash(name, kind, s->nbuckets)];
+    while (*c && ((*c)->kind != kind || strcmp((*c)->name, name) != 0))
+        c = &(*c)->next_in_chain;
+    return c;
+}
+
+/* The client's entry, made (and put in the hash) when it has none. */
+static struct client *client_get(struct sched *s, const char *name, int kind)
+{
+    struct client **slot = find(s, name, kind);
+    if (*slot)
+        return *slot;
+    struct client *c = s->free_clients; /* never NULL: clients <= items < capacity */
+    s->free_clients = c->next_in_ring;
+    memset(c, 0, sizeof(*c));
+    snprintf(c->name, sizeof(c->name), "%s", name);
+    c->kind = kind;
+    *slot = c;
+    s->nclients++;
+    return c;
+}
+
+static void client_put(struct sched *s, struct client *c)
+{
+    struct client **slot = find(s, c->name, c->kind);
+    *slot = c->next_in_chain;
+    c->next_in_ring = s->free_clients;
+    s->free_clients = c;
+    s->nclients--;
+}
+
+static void ring_push(struct ring *r, struct client *c)
+{
+    c->next_in_ring = NULL;
+    if (r->tail)
+        r->tail->next_in_ring = c;
+    else
+        r->head = c;
+    r->tail = c;
+}
+
+static struct client *ring_pop(struct ring *r)
+{
+    struct client *c = r->head;
+    r->head = c->next_in_ring;
+    if (!r->head)
+        r->tail = NULL;
+    return c;
+}
+
+/* The next item of a class, round robin over its clients. The ring must not be empty. */
+static struct item take(struct sched *s, int kind)
+{
+    struct ring *r = &s->rings[kind];
+    struct client *c = ring_pop(r);
+    struct item *it = c->head;
+    c->head = it->next;
+    if (!c->head)
+        c->tail = NULL;
+    if (--c->n > 0)
+        ring_push(r, c);
+    else
+        client_put(s, c);
+    struct item copy = *it;
+    it->next = s->free_items;
+    s->free_items = it;
+    s->count--;
+    return copy;
+}
 
 static void *worker(void *arg)
 {
-    struct sched *s = arg;
+    struct worker *w = arg;
+    struct sched *s = w->s;
+    struct ring *r = &s->rings[w->kind];
     pthread_mutex_lock(&s->lock);
     for (;;) {
-        while (s->count == 0 && !s->stopping)
-            pthread_cond_wait(&s->work, &s->lock);
-        if (s->count == 0)
-            break; /* stopping, and nothing left */
-        struct item it = s->ring[s->head];
-        s->head = (s->head + 1) % s->cap;
-        s->count--;
+        while (!r->head && !s->stopping)
+            pthread_cond_wait(&r->work, &s->lock);
+        if (!r->head)
+            break; /* stopping, and nothing left of this class */
+        struct item it = take(s, w->kind);
         s->running++;
         pthread_mutex_unlock(&s->lock);
         it.fn(it.arg);
         pthread_mutex_lock(&s->lock);
         s->running--;
+        s->held -= it.bytes;
     }
     pthread_mutex_unlock(&s->lock);
     return NULL;
 }
 
-int sched_new(int workers, int capacity, struct sched **out, char err[ERR_LEN])
+static int check_config(const struct sched_config *c, char err[ERR_LEN])
+{
+    if (c->workers < 1 || c->gpu_workers < 0 || c->capacity < 1 || c->client_share < 0)
+        return err_set(err, -EINVAL, "scheduler needs at least one worker and one slot");
+    if (c->capacity > (1 << 24) || c->workers + c->gpu_workers > 4096)
+        return err_set(err, -EINVAL, "scheduler: at most 16M slots and 4096 workers");
+    return 0;
+}
+
+/* Storage for capacity items and clients, all on their free lists. */
+static int alloc_storage(struct sched *s, const struct sched_config *c)
+{
+    s->cap = c->capacity;
+    for (s->nbuckets = 16; s->nbuckets < (size_t)c->capacity * 2; s->nbuckets *= 2) {
+    }
+    s->items = calloc((size_t)s->cap, sizeof(*s->items));
+    s->clients = calloc((size_t)s->cap, sizeof(*s->clients));
+    s->buckets = calloc(s->nbuckets, sizeof(*s->buckets));
+    s->workers = calloc((size_t)(c->workers + c->gpu_workers), sizeof(*s->workers));
+    if (!s->items || !s->clients || !s->buckets || !s->workers)
+        return -ENOMEM;
+    for (int i = s->cap - 1; i >= 0; i--) {
+        s->items[i].next = s->free_items;
+        s->free_items = &s->items[i];
+        s->clients[i].next_in_ring = s->free_clients;
+        s->free_clients = &s->clients[i];
+    }
+    return 0;
+}
+
+static int default_share(int capacity)
+{
+    int share = capacity / 4 > 64 ? capacity / 4 : 64;
+    return share < capacity ? share : capacity;
+}
+
+static int start_workers(struct sched *s, const struct sched_config *c, char err[ERR_LEN])
+{
+    for (int i = 0; i < c->workers + c->gpu_workers; i++) {
+        struct worker *w = &s->workers[i];
+        *w = (struct worker){.s = s, .kind = i < c->workers ? SCHED_CPU : SCHED_GPU};
+        int rc = pthread_create(&w->thread, NULL, worker, w);
+        if (rc != 0)
+            return err_set(err, -rc, "start worker thread: %s", strerror(rc));
+        s->nworkers = i + 1;
+        s->ngpu += w->kind == SCHED_GPU;
+    }
+    return 0;
+}
+
+int sched_new(const struct sched_config *c, struct sched **out, char err[ERR_LEN])
 {
     *out = NULL;
-    if (workers < 1 || capacity < 1)
-        return err_set(err, -EINVAL, "scheduler needs at least one worker and one slot");
+    int rc = check_config(c, err);
+    if (rc < 0)
+        return rc;
     struct sched *s = calloc(1, sizeof(*s));
-    if (!s || !(s->ring = calloc((size_t)capacity, sizeof(*s->ring))) ||
-        !(s->threads = calloc((size_t)workers, sizeof(*s->threads)))) {
-        if (s)
-            free(s->ring);
-        free(s);
+    if (!s)
+        return err_set(err, -ENOMEM, "out of memory");
+    pthread_mutex_init(&s->lock, NULL);
+    for (int k = 0; k < NCLASS; k++)
+        pthread_cond_init(&s->rings[k].work, NULL);
+    s->share = c->client_share ? c->client_share : default_share(c->capacity);
+    s->max_bytes = c->max_bytes;
+    if (alloc_storage(s, c) < 0) {
+        sched_free(s);
         return err_set(err, -ENOMEM, "out of memory");
     }
-    pthread_mutex_init(&s->lock, NULL);
-    pthread_cond_init(&s->work, NULL);
-    s->cap = capacity;
-    for (int i = 0; i < workers; i++) {
-        int rc = pthread_create(&s->threads[i], NULL, worker, s);
-        if (rc != 0) {
-            err_set(err, -rc, "start worker thread: %s", strerror(rc));
-            sched_free(s);
-            return -rc;
-        }
-        s->nworkers = i + 1;
+    if ((rc = start_workers(s, c, err)) < 0) {
+        sched_free(s);
+        return rc;
     }
     *out = s;
     return 0;
 }
 
-int sched_submit(struct sched *s, sched_fn fn, void *arg)
+/* 0, or why t is refused now (the lock held). */
+static int admit(struct sched *s, const struct sched_ticket *t, const char *name, int kind)
 {
-    pthread_mutex_lock(&s->lock);
-    int rc = 0;
     if (s->stopping)
-        rc = -ESHUTDOWN;
-    else if (s->count == s->cap)
-        rc = -EBUSY;
-    else {
-        s->ring[(s->head + s->count) % s->cap] = (struct item){fn, arg};
+        return -ESHUTDOWN;
+    if (s->count == s->cap) {
+        s->refused_full++;
+        return -EBUSY;
+    }
+    if (s->max_bytes && (t->bytes > s->max_bytes || s->held > s->max_bytes - t->bytes)) {
+        s->refused_bytes++;
+        return -EBUSY;
+    }
+    struct client *c = *find(s, name, kind);
+    if (c && c->n >= s->share) {
+        s->refused_share++;
+        return -EBUSY;
+    }
+    return 0;
+}
+
+int sched_submit(struct sched *s, const struct sched_ticket *t, sched_fn fn, void *arg)
+{
+    char name[SCHED_CLIENT_LEN];
+    snprintf(name, sizeof(name), "%s", t->client ? t->client : "");
+    int kind = t->kind == SCHED_GPU && s->ngpu > 0 ? SCHED_GPU : SCHED_CPU;
+    pthread_mutex_lock(&s->lock);
+    int rc = admit(s, t, name, kind);
+    if (rc == 0) {
+        struct item *it = s->free_items;
+        s->free_items = it->next;
+        *it = (struct item){fn, arg, t->bytes, NULL};
+        struct client *c = client_get(s, name, kind);
+        if (c->tail)
+            c->tail->next = it;
+        else
+            c->head = it;
+        c->tail = it;
+        if (c->n++ == 0)
+            ring_push(&s->rings[kind], c);
         s->count++;
-        pthread_cond_signal(&s->work);
+        s->held += t->bytes;
+        pthread_cond_signal(&s->rings[kind].work);
     }
     pthread_mutex_unlock(&s->lock);
     return rc;
@@ -96,10 +298,18 @@ int sched_submit(struct sched *s, sched_fn fn, void *arg)
 void sched_get_stats(struct sched *s, struct sched_stats *st)
 {
     pthread_mutex_lock(&s->lock);
-    st->workers = s->nworkers;
-    st->queued = s->count;
-    st->running = s->running;
-    st->capacity = s->cap;
+    *st = (struct sched_stats){.workers = s->nworkers,
+                               .gpu_workers = s->ngpu,
+                               .queued = s->count,
+                               .running = s->running,
+                               .capacity = s->cap,
+                               .client_share = s->share,
+                               .clients = s->nclients,
+                               .bytes = s->held,
+                               .max_bytes = s->max_bytes,
+                               .refused_full = s->refused_full,
+                               .refused_share = s->refused_share,
+                               .refused_bytes = s->refused_bytes};
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -109,13 +319,17 @@ void sched_free(struct sched *s)
         return;
     pthread_mutex_lock(&s->lock);
     s->stopping = true;
-    pthread_cond_broadcast(&s->work);
+    for (int k = 0; k < NCLASS; k++)
+        pthread_cond_broadcast(&s->rings[k].work);
     pthread_mutex_unlock(&s->lock);
     for (int i = 0; i < s->nworkers; i++)
-        pthread_join(s->threads[i], NULL);
-    pthread_cond_destroy(&s->work);
+        pthread_join(s->workers[i].thread, NULL);
+    for (int k = 0; k < NCLASS; k++)
+        pthread_cond_destroy(&s->rings[k].work);
     pthread_mutex_destroy(&s->lock);
-    free(s->threads);
-    free(s->ring);
+    free(s->workers);
+    free(s->buckets);
+    free(s->clients);
+    free(s->items);
     free(s);
 }

@@ -1,35 +1,88 @@
 /*
- * scheduler: a bounded queue of work and the threads that do it.
+ * scheduler: bounded queues of work and the threads that do it.
  *
- * Each worker takes the oldest item and runs it; a worker blocks only in the sandbox (pool_run
- * waits for a free cell), so there are as many workers as cells. A full queue refuses new work
- * at once (the API answers 503), and a stopping scheduler finishes what it holds.
+ * Two classes of work, each with its own workers: CPU items (as many workers as CPU cells)
+ * and GPU items (as many workers as GPU cells), so a CUDA run waiting for a GPU cell never
+ * holds a worker that CPU work needs. Within a class, each client (a remote address, or the
+ * name a request gives itself) has a sub-queue, and workers take the oldest item of each
+ * client in turn: a client's 4096-item batch delays another client's single request by at
+ * most one item per worker, not by the whole batch.
+ *
+ * Admission, at submission and never by waiting: an item is refused (-EBUSY; the API answers
+ * 503 with Retry-After, or a per-item "busy" error in a batch) when the queue holds
+ * `capacity` items in all, when its client already has `client_share` items queued in that
+ * class, or when the bytes held by queued and running items would pass `max_bytes` (each
+ * item's weight is what its caller says it holds: its request's size).
+ *
+ * Threads: sched_submit and sched_get_stats may be called from any thread and never block
+ * (one mutex, held for O(1) work). fn runs on a worker thread, without the scheduler's lock,
+ * and may block (pool_run waits for a cell there) or submit more work. sched_new and
+ * sched_free block (sched_free until every queued and running item has finished); neither
+ * may be called from fn.
  */
 #ifndef VERDICT_SCHEDULER_H
 #define VERDICT_SCHEDULER_H
 
+#include <stdint.h>
+
 #include "runners/err.h"
 
+/* Runs one item. It owns arg from the moment sched_submit returns 0 (the submitter keeps it
+ * on a refusal) and must free it. */
 typedef void (*sched_fn)(void *arg);
 
 struct sched;
 
-struct sched_stats {
-    int workers;
-    int queued;  /* waiting for a worker */
-    int running; /* being worked on */
-    int capacity;
+enum sched_class {
+    SCHED_CPU, /* runs on CPU cells only */
+    SCHED_GPU, /* needs a GPU cell: its own workers (the CPU workers without GPU workers) */
 };
 
-/* Starts workers threads over a queue of at most capacity items. */
-int sched_new(int workers, int capacity, struct sched **out, char err[ERR_LEN]);
+#define SCHED_CLIENT_LEN 64 /* bytes of a client's name kept (longer names are cut) */
 
-/* Queues fn(arg). Returns 0, -EBUSY when the queue is full, -ESHUTDOWN when stopping. */
-int sched_submit(struct sched *s, sched_fn fn, void *arg);
+struct sched_config {
+    int workers;        /* CPU-class workers, >= 1 (one per CPU cell) */
+    int gpu_workers;    /* GPU-class workers, >= 0 (one per GPU cell) */
+    int capacity;       /* items queued in all, >= 1 */
+    int client_share;   /* items one client may have queued in one class; 0: the default,
+                           max(capacity / 4, 64), never more than capacity */
+    uint64_t max_bytes; /* bytes held by queued and running items; 0: no bound */
+};
 
+/* What an item is, for admission and fairness. */
+struct sched_ticket {
+    const char *client;    /* whose (copied, cut to SCHED_CLIENT_LEN - 1); NULL: "" */
+    uint64_t bytes;        /* bytes the item holds until it finishes */
+    enum sched_class kind; /* SCHED_GPU without GPU workers runs as SCHED_CPU */
+};
+
+struct sched_stats {
+    int workers;     /* CPU and GPU workers */
+    int gpu_workers; /* of which GPU */
+    int queued;      /* waiting for a worker */
+    int running;     /* being worked on */
+    int capacity;
+    int client_share;
+    int clients;                                         /* clients with items queued */
+    uint64_t bytes;                                      /* held by queued and running items */
+    uint64_t max_bytes;                                  /* 0: no bound */
+    uint64_t refused_full, refused_share, refused_bytes; /* -EBUSY answers, by reason */
+};
+
+/* Starts the workers. Returns 0 with *out, or -EINVAL / -ENOMEM / a thread error with the
+ * reason in err. Blocks only to start threads. */
+int sched_new(const struct sched_config *c, struct sched **out, char err[ERR_LEN]);
+
+/* Queues fn(arg) for t's client and class. Returns 0 (fn now owns arg), -EBUSY when it is
+ * refused (queue full, the client's share full, or max_bytes passed), -ESHUTDOWN when the
+ * scheduler is stopping. Never blocks. */
+int sched_submit(struct sched *s, const struct sched_ticket *t, sched_fn fn, void *arg);
+
+/* A snapshot. Never blocks. */
 void sched_get_stats(struct sched *s, struct sched_stats *st);
 
-/* Refuses new work, runs everything already queued, joins the workers, frees. NULL: no-op. */
+/* Refuses new work, runs everything already queued, joins the workers, frees. Blocks until
+ * then. NULL: no-op. */
 void sched_free(struct sched *s);
 
 #endif
