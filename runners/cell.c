@@ -51,7 +51,7 @@ struct cell {
 
 /* ---- server side ----------------------------------------------------------------------- */
 
-static void encode_config(const struct cell_config *cfg, struct wbuf *b)
+static void encode_config(const struct cell_config *cfg, struct buf *b)
 {
     wbuf_u32(b, (uint32_t)cfg->index);
     wbuf_u32(b, cfg->uid);
@@ -196,11 +196,11 @@ int cell_start(const struct cell_config *cfg, struct cell **out, char err[ERR_LE
     }
     c->pid = pid;
     c->fd = sv[0];
-    struct wbuf b;
-    wbuf_init(&b);
+    struct buf b;
+    buf_init(&b, 0);
     encode_config(cfg, &b);
     int rc = b.err ? b.err : wire_send(c->fd, CELL_CONFIG, b.data, b.len);
-    wbuf_fini(&b);
+    buf_fini(&b);
     uint32_t type = 0;
     uint8_t *msg = NULL;
     size_t len = 0;
@@ -226,21 +226,21 @@ int cell_run(struct cell *c, const struct job *j, struct job_result *res, uint8_
 {
     *payload = NULL;
     memset(res, 0, sizeof(*res));
-    struct wbuf b;
-    wbuf_init(&b);
+    struct buf b;
+    buf_init(&b, 0);
     int rc = job_check(j, res->message);
     if (rc == 0)
         job_encode(j, &b);
     if (rc == 0 && b.err) /* the cell is fine: this job cannot be sent */
         rc = err_set(res->message, b.err, "job too large to encode: %s", strerror(-b.err));
     if (rc < 0) {
-        wbuf_fini(&b);
+        buf_fini(&b);
         res->status = JOB_SE;
         res->exit_code = -1;
         return 0;
     }
     rc = wire_send(c->fd, CELL_JOB, b.data, b.len);
-    wbuf_fini(&b);
+    buf_fini(&b);
     if (rc < 0)
         return err_set(err, rc, "send job to cell: %s", strerror(-rc));
     uint32_t type;
@@ -441,11 +441,11 @@ static int serve_one(int fd, struct supervisor *sv, const uint8_t *msg, size_t l
     } else if ((rc = supervisor_run(sv, &j, &res, err)) < 0) {
         return rc;
     }
-    struct wbuf b;
-    wbuf_init(&b);
+    struct buf b;
+    buf_init(&b, 0);
     result_encode(&res, &b);
     rc = b.err ? b.err : wire_send(fd, CELL_RESULT, b.data, b.len);
-    wbuf_fini(&b);
+    buf_fini(&b);
     supervisor_release(sv, &res);
     job_decoded_fini(&j);
     if (rc == 0 && (rc = supervisor_prepare(sv, err)) < 0) /* unfit: exit, be replaced */

@@ -88,7 +88,7 @@ int job_check(const struct job *j, char err[ERR_LEN])
     return rc;
 }
 
-static void put_strs(struct wbuf *b, int n, const char *const *v)
+static void put_strs(struct buf *b, int n, const char *const *v)
 {
     wbuf_u32(b, (uint32_t)n);
     for (int i = 0; i < n; i++)
@@ -115,7 +115,7 @@ static int get_strs(struct rbuf *r, int *n, const char *const **out, uint32_t ma
     return r->err;
 }
 
-void job_encode(const struct job *j, struct wbuf *b)
+void job_encode(const struct job *j, struct buf *b)
 {
     wbuf_raw(b, &j->limits, sizeof(j->limits));
     put_strs(b, j->argc, j->argv);
@@ -173,7 +173,7 @@ void job_decoded_fini(struct job *j)
     memset(j, 0, sizeof(*j));
 }
 
-void result_encode(const struct job_result *res, struct wbuf *b)
+void result_encode(const struct job_result *res, struct buf *b)
 {
     wbuf_u32(b, (uint32_t)res->status);
     wbuf_u32(b, (uint32_t)res->tle_clock);

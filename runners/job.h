@@ -104,14 +104,14 @@ const char *job_status_name(enum job_status s);
 int job_check(const struct job *j, char err[ERR_LEN]);
 
 /* Appends the job to b. Check b->err afterwards. */
-void job_encode(const struct job *j, struct wbuf *b);
+void job_encode(const struct job *j, struct buf *b);
 
 /* Decodes a job from r into j; arrays are heap-allocated (job_decoded_fini frees them),
  * strings and contents borrowed from r's buffer. Returns 0 or -EBADMSG / -E2BIG / -ENOMEM. */
 int job_decode(struct rbuf *r, struct job *j);
 void job_decoded_fini(struct job *j);
 
-void result_encode(const struct job_result *res, struct wbuf *b);
+void result_encode(const struct job_result *res, struct buf *b);
 /* Like job_decode: res->fetched is heap, everything else borrowed. */
 int result_decode(struct rbuf *r, struct job_result *res);
 void job_result_fini(struct job_result *res);

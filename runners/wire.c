@@ -11,59 +11,28 @@
 #include <string.h>
 #include <unistd.h>
 
-void wbuf_init(struct wbuf *b)
+void wbuf_raw(struct buf *b, const void *p, size_t n)
 {
-    memset(b, 0, sizeof(*b));
+    buf_append(b, p, n);
 }
 
-void wbuf_fini(struct wbuf *b)
-{
-    free(b->data);
-    memset(b, 0, sizeof(*b));
-}
-
-static int reserve(struct wbuf *b, size_t n)
-{
-    if (b->err)
-        return b->err;
-    if (b->len + n <= b->cap)
-        return 0;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + n)
-        cap *= 2;
-    uint8_t *d = realloc(b->data, cap);
-    if (!d)
-        return b->err = -ENOMEM;
-    b->data = d;
-    b->cap = cap;
-    return 0;
-}
-
-void wbuf_raw(struct wbuf *b, const void *p, size_t n)
-{
-    if (n == 0 || reserve(b, n) < 0)
-        return;
-    memcpy(b->data + b->len, p, n);
-    b->len += n;
-}
-
-void wbuf_u32(struct wbuf *b, uint32_t v)
+void wbuf_u32(struct buf *b, uint32_t v)
 {
     wbuf_raw(b, &v, sizeof(v));
 }
 
-void wbuf_u64(struct wbuf *b, uint64_t v)
+void wbuf_u64(struct buf *b, uint64_t v)
 {
     wbuf_raw(b, &v, sizeof(v));
 }
 
-void wbuf_bytes(struct wbuf *b, const void *p, size_t n)
+void wbuf_bytes(struct buf *b, const void *p, size_t n)
 {
     wbuf_u64(b, n);
     wbuf_raw(b, p, n);
 }
 
-void wbuf_str(struct wbuf *b, const char *s)
+void wbuf_str(struct buf *b, const char *s)
 {
     size_t n = s ? strlen(s) : 0;
     wbuf_u64(b, n + 1);

@@ -3,8 +3,9 @@
  *
  * A frame is a 16-byte header (magic "VRDT", u32 type, u64 payload length, host byte order:
  * both ends are the same binary on the same machine) followed by the payload. Payloads are
- * built with a growable wbuf and read with a bounds-checked rbuf: every read past the end sets
- * rbuf.err and returns zero/NULL, so a decoder checks err once at the end.
+ * appended to a runners/buf (its sticky error checked once at the end) and read with a
+ * bounds-checked rbuf: every read past the end sets rbuf.err and returns zero/NULL, so a decoder
+ * checks err once at the end.
  */
 #ifndef VERDICT_WIRE_H
 #define VERDICT_WIRE_H
@@ -12,13 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WIRE_MAGIC 0x54445256u /* "VRDT" */
+#include "runners/buf.h"
 
-struct wbuf {
-    uint8_t *data;
-    size_t len, cap;
-    int err; /* -ENOMEM once an append failed; later appends are dropped */
-};
+#define WIRE_MAGIC 0x54445256u /* "VRDT" */
 
 struct rbuf {
     const uint8_t *p;
@@ -26,15 +23,13 @@ struct rbuf {
     int err; /* -EBADMSG once a read ran past the end */
 };
 
-void wbuf_init(struct wbuf *b);
-void wbuf_fini(struct wbuf *b);
-void wbuf_u32(struct wbuf *b, uint32_t v);
-void wbuf_u64(struct wbuf *b, uint64_t v);
-void wbuf_raw(struct wbuf *b, const void *p, size_t n); /* no length prefix */
+void wbuf_u32(struct buf *b, uint32_t v);
+void wbuf_u64(struct buf *b, uint64_t v);
+void wbuf_raw(struct buf *b, const void *p, size_t n); /* no length prefix */
 /* u64 length, then the bytes. */
-void wbuf_bytes(struct wbuf *b, const void *p, size_t n);
+void wbuf_bytes(struct buf *b, const void *p, size_t n);
 /* u64 length, the bytes and a NUL (so the reader can lend a C string in place). */
-void wbuf_str(struct wbuf *b, const char *s);
+void wbuf_str(struct buf *b, const char *s);
 
 void rbuf_init(struct rbuf *r, const void *p, size_t n);
 uint32_t rbuf_u32(struct rbuf *r);

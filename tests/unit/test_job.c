@@ -10,8 +10,8 @@
 
 static void test_rbuf_bounds(void)
 {
-    struct wbuf b;
-    wbuf_init(&b);
+    struct buf b;
+    buf_init(&b, 0);
     wbuf_u32(&b, 7);
     wbuf_str(&b, "hi");
     struct rbuf r;
@@ -22,8 +22,8 @@ static void test_rbuf_bounds(void)
     ASSERT_UINT_EQ(rbuf_u64(&r), 0); /* past the end */
     ASSERT_INT_EQ(r.err, -EBADMSG);
     /* A length prefix larger than what follows. */
-    struct wbuf c;
-    wbuf_init(&c);
+    struct buf c;
+    buf_init(&c, 0);
     wbuf_u64(&c, 1000);
     wbuf_raw(&c, "abc", 3);
     rbuf_init(&r, c.data, c.len);
@@ -32,17 +32,17 @@ static void test_rbuf_bounds(void)
     ASSERT_UINT_EQ(n, 0);
     ASSERT_INT_EQ(r.err, -EBADMSG);
     /* A string without its terminator, or with an embedded NUL. */
-    struct wbuf d;
-    wbuf_init(&d);
+    struct buf d;
+    buf_init(&d, 0);
     wbuf_bytes(&d, "ab", 2);
     wbuf_bytes(&d, "a\0b", 4);
     rbuf_init(&r, d.data, d.len);
     ASSERT_NULL(rbuf_str(&r));
     rbuf_init(&r, d.data + 10, d.len - 10);
     ASSERT_NULL(rbuf_str(&r));
-    wbuf_fini(&b);
-    wbuf_fini(&c);
-    wbuf_fini(&d);
+    buf_fini(&b);
+    buf_fini(&c);
+    buf_fini(&d);
 }
 
 static void test_frames(void)
@@ -101,8 +101,8 @@ static void test_job_roundtrip(void)
                     .nfetch = 1,
                     .fetch = fetch,
                     .limits = {.cpu_ms = 1500, .memory_bytes = 1 << 20, .pids = 9}};
-    struct wbuf b;
-    wbuf_init(&b);
+    struct buf b;
+    buf_init(&b, 0);
     job_encode(&j, &b);
     ASSERT_INT_EQ(b.err, 0);
     struct rbuf r;
@@ -132,7 +132,7 @@ static void test_job_roundtrip(void)
         rbuf_init(&r, b.data, cut);
         ASSERT_TRUE(job_decode(&r, &d) < 0);
     }
-    wbuf_fini(&b);
+    buf_fini(&b);
 }
 
 static void test_result_roundtrip(void)
@@ -154,8 +154,8 @@ static void test_result_roundtrip(void)
                              .nfetched = 2,
                              .fetched = f};
     snprintf(res.message, sizeof(res.message), "wall time limit exceeded");
-    struct wbuf b;
-    wbuf_init(&b);
+    struct buf b;
+    buf_init(&b, 0);
     result_encode(&res, &b);
     struct rbuf r;
     struct job_result d;
@@ -180,7 +180,7 @@ static void test_result_roundtrip(void)
         rbuf_init(&r, b.data, cut);
         ASSERT_TRUE(result_decode(&r, &d) < 0);
     }
-    wbuf_fini(&b);
+    buf_fini(&b);
 }
 
 static void test_defaults(void)
