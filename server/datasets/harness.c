@@ -5,6 +5,7 @@
  * out, so a package named in a comment or a string does not count as used.
  */
 #include "server/datasets/harness.h"
+#include "server/datasets/harness_internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -275,9 +276,9 @@ static char *cut_at_stop(const struct json *p, const char *completion)
 {
     size_t cut = strlen(completion);
     const struct json *stop = json_get(p, "stop");
-    for (int i = 0; i < json_len(stop); i++) {
+    for (const struct json *e = json_first(stop); e; e = json_next(e)) {
         const char *s, *at;
-        if (json_str(json_at(stop, i), &s) && *s && (at = strstr(completion, s)) &&
+        if (json_str(e, &s) && *s && (at = strstr(completion, s)) &&
             (size_t)(at - completion) < cut)
             cut = (size_t)(at - completion);
     }
@@ -389,6 +390,80 @@ bool harness_accepts(const struct json *p, const char *language)
     return strcmp(base, pbase) == 0;
 }
 
+/* The code taken from the completion: extracted (and post-processed for a harness problem)
+ * or as given, cut at the problem's stop tokens. Returns 0 or -ENOMEM. */
+static int take_code(const struct json *p, const char *completion, const char *base, bool stdio,
+                     bool extract, struct harness *h)
+{
+    if (extract) {
+        struct extracted ex;
+        if (extract_code(completion, strlen(completion), base, &ex) < 0)
+            return -ENOMEM;
+        h->extracted_type = extract_kind_name(ex.kind);
+        h->code = ex.code;
+        if (!stdio) {
+            extract_postprocess(base, h->code);
+            drop_own_functions(base, str_of(p, "after"), h->code);
+        }
+    } else {
+        h->code = stdio ? strdup(completion) : cut_at_stop(p, completion);
+    }
+    return h->code ? 0 : -ENOMEM;
+}
+
+/* A stdin/stdout problem: the code against the problem's tests and comparison. */
+static void build_stdio(const struct json *p, struct harness *h)
+{
+    struct json *r = h->request;
+    h->program = strdup(h->code);
+    json_set_str(r, "code", h->code);
+    struct json *tests = json_set(r, "tests", json_array());
+    for (const struct json *t = json_first(json_get(p, "tests")); t; t = json_next(t)) {
+        struct json *o = json_push(tests, json_object());
+        json_set_str(o, "stdin", str_of(t, "stdin"));
+        json_set_str(o, "expected", str_of(t, "expected"));
+    }
+    if (json_get(p, "compare"))
+        json_set(r, "compare", json_dup(json_get(p, "compare")));
+}
+
+/* A harness problem: preamble + code (a whole definition) or before + code (a continuation),
+ * then the tests; Go merged into one file with its imports fixed. */
+static void build_harness(const struct json *p, const char *lang, const char *base,
+                          struct harness *h)
+{
+    struct json *r = h->request;
+    bool whole = harness_defines(lang, h->code, str_of(p, "entry_point"));
+    const char *prefix = str_of(p, whole ? "preamble" : "before");
+    const char *after = str_of(p, "after");
+    /* Tests that start by closing the prompt's open function (MultiPL-E) lose that brace
+     * when the completion brought a whole function of its own. */
+    if (whole && *skip_space(after) == '}')
+        after = skip_space(after) + 1;
+    char *own = whole && strcmp(base, "rust") == 0 ? rust_module(h->code) : NULL;
+    char *code = NULL;
+    if (asprintf(&code, "%s%s%s", prefix, whole && *prefix ? "\n" : "", own ? own : h->code) < 0)
+        code = NULL;
+    free(own);
+    if (code && strcmp(base, "go") == 0) {
+        /* merged with the tests, since those use packages too (testing, assert) */
+        char *joined = NULL, *fixed = NULL;
+        if (asprintf(&joined, "%s\n%s", code, after) >= 0)
+            fixed = harness_go_imports(joined);
+        free(joined);
+        free(code);
+        json_set_str(r, "code", fixed ? fixed : "");
+        json_set_str(r, "harness", "");
+        h->program = fixed;
+    } else if (code) {
+        json_set_str(r, "code", code);
+        json_set_str(r, "harness", after);
+        if (asprintf(&h->program, "%s\n%s", code, after) < 0)
+            h->program = NULL;
+        free(code);
+    }
+}
+
 int harness_build(const struct json *p, const char *completion, const char *language, bool extract,
                   struct harness *h, char err[ERR_LEN])
 {
@@ -403,20 +478,7 @@ int harness_build(const struct json *p, const char *completion, const char *lang
                        plang);
     if (!stdio)
         lang = plang;
-    if (extract) {
-        struct extracted ex;
-        if (extract_code(completion, strlen(completion), base, &ex) < 0)
-            return err_set(err, -ENOMEM, "out of memory");
-        h->extracted_type = extract_kind_name(ex.kind);
-        h->code = ex.code;
-        if (!stdio) {
-            extract_postprocess(base, h->code);
-            drop_own_functions(base, str_of(p, "after"), h->code);
-        }
-    } else {
-        h->code = stdio ? strdup(completion) : cut_at_stop(p, completion);
-    }
-    if (!h->code)
+    if (take_code(p, completion, base, stdio, extract, h) < 0)
         return err_set(err, -ENOMEM, "out of memory");
     struct json *r = h->request = json_object();
     json_set_str(r, "language", lang);
@@ -427,51 +489,10 @@ int harness_build(const struct json *p, const char *completion, const char *lang
     if (json_num(json_get(p, "memory_mb"), &v))
         json_set_num(limits, "memory_mb", v);
     json_set_bool(r, "stop_on_failure", true);
-    if (stdio) {
-        h->program = strdup(h->code);
-        json_set_str(r, "code", h->code);
-        struct json *tests = json_set(r, "tests", json_array());
-        const struct json *t = json_get(p, "tests");
-        for (int i = 0; i < json_len(t); i++) {
-            struct json *o = json_push(tests, json_object());
-            json_set_str(o, "stdin", str_of(json_at(t, i), "stdin"));
-            json_set_str(o, "expected", str_of(json_at(t, i), "expected"));
-        }
-        if (json_get(p, "compare"))
-            json_set(r, "compare", json_dup(json_get(p, "compare")));
-    } else {
-        bool whole = harness_defines(lang, h->code, str_of(p, "entry_point"));
-        const char *prefix = str_of(p, whole ? "preamble" : "before");
-        const char *after = str_of(p, "after");
-        /* Tests that start by closing the prompt's open function (MultiPL-E) lose that brace
-         * when the completion brought a whole function of its own. */
-        if (whole && *skip_space(after) == '}')
-            after = skip_space(after) + 1;
-        char *own = whole && strcmp(base, "rust") == 0 ? rust_module(h->code) : NULL;
-        char *code = NULL;
-        if (asprintf(&code, "%s%s%s", prefix, whole && *prefix ? "\n" : "", own ? own : h->code) <
-            0)
-            code = NULL;
-        free(own);
-        if (code && strcmp(base, "go") == 0) {
-            /* merged with the tests, since those use packages too (testing, assert) */
-            char *joined = NULL, *fixed = NULL;
-            if (asprintf(&joined, "%s\n%s", code, after) >= 0)
-                fixed = harness_go_imports(joined);
-            free(joined);
-            free(code);
-            code = fixed;
-            json_set_str(r, "code", code ? code : "");
-            json_set_str(r, "harness", "");
-            h->program = code;
-        } else if (code) {
-            json_set_str(r, "code", code);
-            json_set_str(r, "harness", after);
-            if (asprintf(&h->program, "%s\n%s", code, after) < 0)
-                h->program = NULL;
-            free(code);
-        }
-    }
+    if (stdio)
+        build_stdio(p, h);
+    else
+        build_harness(p, lang, base, h);
     if (!h->program || !h->request) {
         harness_fini(h);
         return err_set(err, -ENOMEM, "out of memory");

