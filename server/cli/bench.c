@@ -27,6 +27,7 @@
 #include "server/judge/engine.h"
 #include "server/judge/judge.h"
 #include "server/util/slurp.h"
+#include "server/util/strset.h"
 
 #define EXIT_FAIL 1
 #define EXIT_SE   3
@@ -49,7 +50,9 @@ struct bench {
     struct json *problems, *samples_doc;
     int nproblems, nsamples;
     struct sample *samples;
-    const char **ids; /* problems' ids, for lookup */
+    const char **ids;          /* problems' ids, in order */
+    const struct json **probs; /* the problems, in order (borrowed from problems) */
+    struct strset *id_index;   /* id -> index */
     struct engine engine;
     bool local, engine_open;
     atomic_int next, finished, passed;
@@ -78,12 +81,11 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The index of problem id, or -1. O(1) on average (a hash of the ids). */
 static int find_problem(const struct bench *b, const char *id)
 {
-    for (int i = 0; i < b->nproblems; i++)
-        if (strcmp(b->ids[i], id) == 0)
-            return i;
-    return -1;
+    long i;
+    return strset_find(b->id_index, id, &i) == 1 ? (int)i : -1;
 }
 
 /* ---- samples ------------------------------------------------------------------------------ */
@@ -92,7 +94,7 @@ static int find_problem(const struct bench *b, const char *id)
  * problem, else the problem's. */
 static int add_sample(struct bench *b, struct sample s)
 {
-    const struct json *p = json_at(b->problems, s.problem);
+    const struct json *p = b->probs[s.problem];
     const char *kind = json_get_str(p, "kind");
     if (!s.language && b->o->language && kind && strcmp(kind, "stdio") == 0)
         s.language = b->o->language;
@@ -111,9 +113,8 @@ static int add_sample(struct bench *b, struct sample s)
 static int reference_samples(struct bench *b)
 {
     for (int i = 0; i < b->nproblems; i++) {
-        const struct json *sols = json_get(json_at(b->problems, i), "solutions");
-        for (int k = 0; k < json_members(sols); k++) {
-            const struct json *m = json_member(sols, k);
+        const struct json *sols = json_get(b->probs[i], "solutions");
+        for (const struct json *m = json_first(sols); m; m = json_next(m)) {
             const char *code;
             if (json_str(m, &code) &&
                 add_sample(b, (struct sample){
@@ -155,9 +156,9 @@ static int read_samples(struct bench *b, char err[ERR_LEN])
             rc = err_set(err, -EINVAL,
                          "%s: line %d: field \"completion\" (or \"solution\"): missing",
                          b->o->samples, no);
-        else if (!harness_accepts(json_at(b->problems, p), json_get_str(s, "language")))
+        else if (!harness_accepts(b->probs[p], json_get_str(s, "language")))
             rc = err_set(err, -EINVAL, "%s: line %d: field \"language\": %s is judged in %s",
-                         b->o->samples, no, id, json_get_str(json_at(b->problems, p), "language"));
+                         b->o->samples, no, id, json_get_str(b->probs[p], "language"));
         if (rc < 0) {
             json_free(s);
             break;
@@ -205,9 +206,9 @@ static void outcome_remote(const struct json *d, struct outcome *o)
     snprintf(o->reason, sizeof(o->reason), "%s", reason ? reason : "");
     json_bool(json_get(json_get(d, "compile"), "ok"), &o->built);
     const struct json *tests = json_get(d, "tests");
-    int n = json_len(tests);
-    for (int i = 0; o->verdict == VERDICT_OK && i < n; i++) {
-        const struct json *t = json_at(tests, i);
+    int i = 0;
+    for (const struct json *t = json_first(tests); o->verdict == VERDICT_OK && t;
+         t = json_next(t), i++) {
         const char *tv = json_get_str(t, "verdict");
         enum verdict v;
         if (tv && verdict_parse(tv, &v) == 0 && v != VERDICT_OK) {
@@ -316,7 +317,7 @@ static void record(struct bench *b, struct sample *s, const struct harness *h,
 
 static void judge_sample(struct bench *b, struct client *c, struct sample *s)
 {
-    const struct json *p = json_at(b->problems, s->problem);
+    const struct json *p = b->probs[s->problem];
     bool extract = !s->whole && (b->o->extract || strstr(s->completion, "```"));
     struct harness h;
     char err[ERR_LEN] = "";
@@ -492,10 +493,17 @@ static int load(struct bench *b, char err[ERR_LEN])
                        "datasets import NAME PATH)",
                        b->o->dataset);
     b->nproblems = json_len(b->problems);
-    if (!(b->ids = calloc((size_t)b->nproblems + 1, sizeof(*b->ids))))
+    b->ids = calloc((size_t)b->nproblems + 1, sizeof(*b->ids));
+    b->probs = calloc((size_t)b->nproblems + 1, sizeof(*b->probs));
+    if (!b->ids || !b->probs || !(b->id_index = strset_new()))
         return err_set(err, -ENOMEM, "out of memory");
-    for (int i = 0; i < b->nproblems; i++)
-        b->ids[i] = json_get_str(json_at(b->problems, i), "id");
+    int i = 0;
+    for (const struct json *p = json_first(b->problems); p; p = json_next(p), i++) {
+        b->probs[i] = p;
+        b->ids[i] = json_get_str(p, "id");
+        if (b->ids[i] && strset_add(b->id_index, b->ids[i], i, NULL) < 0)
+            return err_set(err, -ENOMEM, "out of memory");
+    }
     if (!b->o->reference)
         return read_samples(b, err);
     if (reference_samples(b) < 0)
@@ -514,6 +522,8 @@ static void bench_fini(struct bench *b)
     json_free(b->samples_doc);
     free(b->samples);
     free(b->ids);
+    free(b->probs);
+    strset_free(b->id_index);
     pthread_cond_destroy(&b->changed);
     pthread_mutex_destroy(&b->lock);
 }
