@@ -146,9 +146,7 @@ static int parse_files(const struct json *b, enum request_shape shape, struct ju
     if (files && !json_is_null(files) && !json_is_object(files))
         return request_fail(e, "dict_type", "files must be an object of path: base64", "files",
                             NULL, NULL);
-    int n = json_members(files); /* members are read in order: json_member is O(1) per step */
-    for (int i = 0; i < n; i++) {
-        const struct json *m = json_member(files, i);
+    for (const struct json *m = json_first(files); m; m = json_next(m)) { /* O(1) a step */
         const char *path = json_key(m), *b64;
         size_t len;
         uint8_t *data;
@@ -179,10 +177,9 @@ static int parse_fetch(const struct json *b, struct judge_request *r, struct req
     if (!json_is_array(fetch))
         return request_fail(e, "list_type", "fetch_files must be a list of paths", "fetch_files",
                             NULL, NULL);
-    int n = json_len(fetch);
-    for (int i = 0; i < n; i++) {
+    for (const struct json *f = json_first(fetch); f; f = json_next(f)) { /* O(1) a step */
         const char *p;
-        if (!json_str(json_at(fetch, i), &p))
+        if (!json_str(f, &p))
             return request_fail(e, "string_type", "fetch_files must hold strings", "fetch_files",
                                 NULL, NULL);
         if (!job_path_ok(p))
@@ -259,9 +256,9 @@ static int parse_tests(const struct json *b, struct judge_request *r, struct req
     if (!(r->tests = calloc((size_t)n, sizeof(*r->tests))))
         return request_fail(e, "memory", "out of memory", "tests", NULL, NULL);
     r->ntests = n;
-    for (int i = 0; i < n; i++) {
-        const struct json *t = json_at(tests, i), *in = json_get(t, "stdin"),
-                          *want = json_get(t, "expected");
+    const struct json *t = json_first(tests);
+    for (int i = 0; i < n; i++, t = json_next(t)) {
+        const struct json *in = json_get(t, "stdin"), *want = json_get(t, "expected");
         struct judge_test *jt = &r->tests[i];
         char idx[16];
         snprintf(idx, sizeof(idx), "%d", i);
@@ -392,10 +389,9 @@ static int parse_options(const struct json *b, struct judge_request *r, struct r
     if (!json_is_array(only))
         return request_fail(e, "list_type", "only must be a list of test indexes", "only", NULL,
                             NULL);
-    int k = json_len(only);
-    for (int i = 0; i < k; i++) {
+    for (const struct json *o = json_first(only); o; o = json_next(o)) {
         double d;
-        if (!json_num(json_at(only, i), &d) || d < 0 || d >= n || d != floor(d))
+        if (!json_num(o, &d) || d < 0 || d >= n || d != floor(d))
             return request_fail(e, "value_error", "test index out of range", "only", NULL, NULL);
         r->selected[(int)d] = true;
     }

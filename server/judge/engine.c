@@ -6,6 +6,7 @@
  */
 #include "server/judge/engine.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -56,7 +57,11 @@ int engine_start(const struct engine_config *c, struct engine *e, char err[ERR_L
     int nb = 0;
     const char *const *lb = lang_binds(e->langs, &nb);
     const char *binds[CELL_MAX_BINDS];
-    nb = nb < CELL_MAX_BINDS - 1 ? nb : CELL_MAX_BINDS - 1;
+    if (nb > CELL_MAX_BINDS - 1) { /* the cache takes the last slot */
+        rc = err_set(err, -E2BIG, "the languages need %d toolchain binds; cells hold %d", nb,
+                     CELL_MAX_BINDS - 1);
+        goto fail;
+    }
     for (int i = 0; i < nb; i++)
         binds[i] = lb[i];
     binds[nb++] = cache_dir(e->cache);
