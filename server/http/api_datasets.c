@@ -7,6 +7,10 @@
  * extra.is_freeform; custom_extract_logic (Python their server exec's) is refused. /submit
  * extracts the code from the completion (fenced, incomplete fence, heuristic) unless
  * extra.is_freeform is false, when the completion continues the prompt as it is.
+ *
+ * Threads: /list_datasets, /list_ids, /get_prompts and /get_prompt_by_id run whole on a
+ * scheduler worker (the HTTP thread only queues them: no SQLite there); their loops walk
+ * JSON arrays with json_first/json_next, linear in the rows.
  */
 #include "server/http/api_impl.h"
 
@@ -94,9 +98,10 @@ static struct json *provided_problems(struct api *a, struct http_exchange *x,
         return NULL;
     }
     struct json *arr = json_array();
-    for (int i = 0; i < (one ? 1 : json_len(provided)); i++) {
+    for (const struct json *row = one ? provided : json_first(provided); row;
+         row = one ? NULL : json_next(row)) {
         struct json *p = NULL;
-        if (loader_record(one ? provided : json_at(provided, i), NULL, &p, err) < 0) {
+        if (loader_record(row, NULL, &p, err) < 0) {
             json_free(arr);
             char msg[ERR_LEN + 40];
             snprintf(msg, sizeof(msg), "config.provided_data: %s", err);
@@ -162,13 +167,13 @@ static struct json *prompt_of(const struct json *p)
     return o;
 }
 
-void api_list_datasets(struct api *a, struct http_exchange *x)
+static void list_datasets(struct api *a, struct http_exchange *x)
 {
     struct json *names = json_array();
     struct json *l = a->cfg.datasets ? dataset_list(a->cfg.datasets) : NULL;
-    for (int i = 0; i < json_len(l); i++) {
+    for (const struct json *d = json_first(l); d; d = json_next(d)) {
         const char *n;
-        if (json_str(json_get(json_at(l, i), "name"), &n))
+        if (json_str(json_get(d, "name"), &n))
             json_push_str(names, n);
     }
     json_free(l);
@@ -205,28 +210,31 @@ static void list_problems(struct api *a, struct http_exchange *x, bool ids)
     if (provided && !json_is_null(provided)) {
         if ((ps = provided_problems(a, x, provided, false)))
             out = json_array();
-        for (long i = first; out && i < json_len(ps) && (count < 0 || i < first + count); i++) {
+        const struct json *p = json_first(ps);
+        for (long i = 0; p && i < first; i++) /* to the window's first row */
+            p = json_next(p);
+        for (long n = 0; out && p && (count < 0 || n < count); p = json_next(p), n++) {
             const char *id = "";
-            json_str(json_get(json_at(ps, (int)i), "id"), &id);
+            json_str(json_get(p, "id"), &id);
             if (ids)
                 push_id(out, id);
             else
-                json_push(out, prompt_of(json_at(ps, (int)i)));
+                json_push(out, prompt_of(p));
         }
     } else if (stored_dataset(a, x, dataset, name)) {
         out = json_array();
         if (ids) {
             struct json *all = dataset_ids(a->cfg.datasets, name);
-            for (int i = 0; i < json_len(all); i++) {
+            for (const struct json *e = json_first(all); e; e = json_next(e)) {
                 const char *id;
-                if (json_str(json_at(all, i), &id))
+                if (json_str(e, &id))
                     push_id(out, id);
             }
             json_free(all);
         } else {
             ps = dataset_problems(a->cfg.datasets, name, first, count);
-            for (int i = 0; i < json_len(ps); i++)
-                json_push(out, prompt_of(json_at(ps, i)));
+            for (const struct json *p = json_first(ps); p; p = json_next(p))
+                json_push(out, prompt_of(p));
         }
     }
     json_free(ps);
@@ -235,17 +243,17 @@ static void list_problems(struct api *a, struct http_exchange *x, bool ids)
         api_reply_json(a, x, 200, out);
 }
 
-void api_list_ids(struct api *a, struct http_exchange *x)
+static void list_ids(struct api *a, struct http_exchange *x)
 {
     list_problems(a, x, true);
 }
 
-void api_get_prompts(struct api *a, struct http_exchange *x)
+static void get_prompts(struct api *a, struct http_exchange *x)
 {
     list_problems(a, x, false);
 }
 
-void api_get_prompt_by_id(struct api *a, struct http_exchange *x)
+static void get_prompt_by_id(struct api *a, struct http_exchange *x)
 {
     const struct json *config;
     const char *dataset;
@@ -257,6 +265,66 @@ void api_get_prompt_by_id(struct api *a, struct http_exchange *x)
     if (p)
         api_reply_json(a, x, 200, prompt_of(p));
     json_free(p);
+}
+
+/* ---- off the HTTP thread ----------------------------------------------------------------
+ * The four routes above read the store (SQLite, which may also wait out another process's
+ * write for its busy timeout) and build replies as large as a dataset, none of which the one
+ * HTTP thread may do: each runs whole on a scheduler worker, as the judging routes do, and
+ * the HTTP thread only queues it. The connection waits suspended until the worker replies. */
+
+typedef void (*dataset_route)(struct api *a, struct http_exchange *x);
+
+struct dataset_call {
+    struct api *api;
+    struct http_exchange *x;
+    dataset_route fn;
+};
+
+static void dataset_call_work(void *arg)
+{
+    struct dataset_call *c = arg;
+    c->fn(c->api, c->x);
+    free(c);
+}
+
+static void on_worker(struct api *a, struct http_exchange *x, dataset_route fn)
+{
+    struct dataset_call *c = malloc(sizeof(*c));
+    if (!c) {
+        api_reply_detail(a, x, 500, "out of memory");
+        return;
+    }
+    *c = (struct dataset_call){a, x, fn};
+    char client[SCHED_CLIENT_LEN];
+    size_t len;
+    http_body(x, &len); /* held until the reply: the item's weight */
+    struct sched_ticket t = {http_client(x, client, sizeof(client)), len, SCHED_CPU};
+    int rc = sched_submit(a->cfg.sched, &t, dataset_call_work, c);
+    if (rc == 0)
+        return;
+    free(c);
+    api_reply_busy(a, x, rc);
+}
+
+void api_list_datasets(struct api *a, struct http_exchange *x)
+{
+    on_worker(a, x, list_datasets);
+}
+
+void api_list_ids(struct api *a, struct http_exchange *x)
+{
+    on_worker(a, x, list_ids);
+}
+
+void api_get_prompts(struct api *a, struct http_exchange *x)
+{
+    on_worker(a, x, get_prompts);
+}
+
+void api_get_prompt_by_id(struct api *a, struct http_exchange *x)
+{
+    on_worker(a, x, get_prompt_by_id);
 }
 
 struct submit_work {

@@ -1,12 +1,15 @@
 """SandboxFusion's dataset endpoints (/list_datasets, /list_ids, /get_prompts,
 /get_prompt_by_id, /submit) on a server started with --datasets, and `verdict bench --server`
 against it. Data comes from ../shared/datasets (HumanEval, MBPP), linked into a directory of
-the test's own."""
+the test's own; a generated 20,000-row dataset checks that import and lists are linear and
+that dataset work leaves the HTTP thread free (/v1/ping)."""
 import gzip
 import json
 import os
 import subprocess
 import tempfile
+import threading
+import time
 
 import pytest
 import requests
@@ -188,3 +191,79 @@ def test_metrics_count_submissions(srv):
         value(before, 'verdict_requests_total{route="/submit",status="200"}') + 1
     assert value(after, 'verdict_verdicts_total{language="python",verdict="OK"}') == \
         value(before, 'verdict_verdicts_total{language="python",verdict="OK"}') + 1
+
+
+# ---- a large dataset: linear reads, and dataset work off the HTTP thread -------------------
+BIG = 20000
+
+
+@pytest.fixture(scope="module")
+def big():
+    """A server over a generated 20,000-row HumanEval-shaped dataset (prompts of ~600 bytes,
+    so that /get_prompts of all of it builds and sends about 12 MB)."""
+    if os.geteuid() != 0:
+        pytest.skip("the sandbox needs root")
+    d = tempfile.mkdtemp(prefix="verdict-big-", dir="/var/tmp")
+    with open(d + "/big.jsonl", "w") as f:
+        for i in range(BIG):
+            f.write(json.dumps({
+                "task_id": f"HumanEval/{i}", "entry_point": f"f{i}",
+                "prompt": f"def f{i}(x):\n    \"\"\"" + "Returns x. " * 50 + "\"\"\"\n",
+                "canonical_solution": "    return x\n",
+                "test": "def check(c):\n    assert c(1) == 1\n"}) + "\n")
+    t0 = time.monotonic()
+    s = Server(cells=1, extra=("--datasets", d))  # imports big.jsonl before it serves
+    s.import_s = time.monotonic() - t0
+    yield s
+    code, left = s.stop()
+    subprocess.run(["rm", "-rf", d])
+    assert code == 0 and not left
+
+
+def test_large_dataset_lists(big):
+    assert big.import_s < 60  # 20,000 rows: the cubic import took hours
+    t0 = time.monotonic()
+    ids = big.post("/list_ids", {"dataset": "big", "config": {}}).json()
+    assert len(ids) == BIG and ids[0] == "HumanEval/0" and ids[-1] == f"HumanEval/{BIG - 1}"
+    ps = big.post("/get_prompts", {"dataset": "big", "config": {}, "offset": BIG - 10}).json()
+    assert [p["id"] for p in ps] == [f"HumanEval/{i}" for i in range(BIG - 10, BIG)]
+    one = big.post("/get_prompt_by_id", {"dataset": "big", "config": {}, "id": "HumanEval/777"})
+    assert one.json()["prompt"].startswith("def f777(x)")
+    assert time.monotonic() - t0 < 30
+
+
+def test_ping_stays_fast_during_dataset_requests(big):
+    """The HTTP thread only queues dataset requests: while whole-dataset /get_prompts and
+    /list_ids are being answered (on a worker), /v1/ping answers at once. Before, they ran on
+    the HTTP thread (SQLite, then quadratic loops) and every ping waited for them."""
+    busy = threading.Event()
+    errors = []
+
+    def heavy():  # 4 to 40 whole-dataset requests, for at least 1.5 s
+        try:
+            start, n = time.monotonic(), 0
+            while n < 40 and (n < 4 or time.monotonic() - start < 1.5):
+                route = ("/get_prompts", "/list_ids")[n % 2]
+                r = big.post(route, {"dataset": "big", "config": {}}, timeout=300)
+                assert r.status_code == 200 and len(r.json()) == BIG
+                n += 1
+        except Exception as e:  # reported by the main thread
+            errors.append(e)
+        finally:
+            busy.clear()
+
+    busy.set()
+    t = threading.Thread(target=heavy)
+    t.start()
+    during = []
+    deadline = time.monotonic() + 300
+    while busy.is_set() and time.monotonic() < deadline:
+        t0 = time.monotonic()
+        assert requests.get(big.url + "/v1/ping", timeout=300).status_code == 200
+        if busy.is_set():  # answered while a dataset request was still in progress
+            during.append(time.monotonic() - t0)
+        time.sleep(0.02)
+    t.join()
+    assert not errors, errors
+    assert max(during, default=0) < 0.5, f"ping waited behind dataset work: {sorted(during)[-5:]}"
+    assert len(during) >= 10, f"the dataset requests ended too soon to measure: {during}"
