@@ -1,11 +1,25 @@
 /*
  * program: compile through the cache, then run.
  *
- * An entry holds the artifacts plus "status" ("ok" or "ce") and "output" (what the compiler
- * printed). Compile faults of the sandbox (SE) are never cached: the next request tries again.
+ * An entry holds the artifacts plus ".status" ("ok" or "ce") and ".output" (what the compiler
+ * printed). Only the compiler's own verdict on the source is cached: OK, or CE when it exited
+ * non-zero, crashed or printed past its output limit by itself. A compile stopped by a time
+ * or memory limit (TLE, MLE) or failed for our reasons (SE: the sandbox, an artifact that
+ * cannot come back or be written) is aborted: the next identical request compiles again.
+ *
+ * Time. The CPU limit is what makes a compile TLE. Its wall clock is raised to a backstop
+ * (program_compile_wall_ms: a multiple of the CPU limit sized by cells per core), because N
+ * cells compiling at once on fewer cores stretch every compile's wall time by N / cores
+ * without it using more CPU. A compile the wall clock killed with CPU to spare was starved,
+ * not slow: it runs once more, then is reported TLE, never CE.
+ *
+ * Hits. An entry the cache serves is checked before use (.status and .output readable, every
+ * artifact a regular file); a damaged one is discarded and rebuilt once, then SE.
+ *
  * Placeholders in a template's argv are expanded here: {dir} (the artifacts' directory, or
  * the work dir for a language without a compile step), {memory_bytes} (the run's memory
- * limit), {cuda_arch} (this server's GPU architecture flag).
+ * limit), {cuda_arch} (this server's GPU architecture flag). An expanded entry that does not
+ * fit its 512 bytes, or a template past MAX_ARGS entries, is SE, never a truncated argv.
  */
 #include "server/judge/program.h"
 
@@ -17,14 +31,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "server/judge/program_internal.h"
 #include "server/util/sha256.h"
 
-#define MAX_ARGS 128
-#define MAX_MSG  (64 * 1024)
+#define MAX_ARGS  128
+#define ARG_BYTES 512
+#define MAX_MSG   (64 * 1024)
 
 struct expanded {
     const char *argv[MAX_ARGS + PROGRAM_MAX_ARGS + 1];
-    char storage[MAX_ARGS][512];
+    char storage[MAX_ARGS][ARG_BYTES];
 };
 
 /* Run-time placeholders of template argv (languages/README.md) and their values. */
@@ -34,36 +50,46 @@ struct placeholders {
     const char *cuda_arch; /* {cuda_arch} */
 };
 
-static void expand_argv(const struct lang_step *st, const struct placeholders *ph,
-                        struct expanded *x)
+/* Expands one argv entry into out (ARG_BYTES). Returns false if it does not fit. */
+static bool expand_one(const char *a, const struct placeholders *ph, char *out)
 {
     char memory[32];
     snprintf(memory, sizeof(memory), "%llu", (unsigned long long)ph->memory_bytes);
     const struct {
         const char *name, *value;
     } table[] = {{"{dir}", ph->dir}, {"{memory_bytes}", memory}, {"{cuda_arch}", ph->cuda_arch}};
-    int n = st->argc < MAX_ARGS ? st->argc : MAX_ARGS;
-    for (int i = 0; i < n; i++) {
-        const char *a = st->argv[i];
-        char *out = x->storage[i];
-        size_t o = 0, cap = sizeof(x->storage[i]);
-        while (*a && o < cap - 1) {
-            size_t k = 0, len = 0;
-            for (; k < sizeof(table) / sizeof(table[0]); k++)
-                if (strncmp(a, table[k].name, len = strlen(table[k].name)) == 0)
-                    break;
-            if (k == sizeof(table) / sizeof(table[0])) {
-                out[o++] = *a++;
-                continue;
-            }
-            int w = snprintf(out + o, cap - o, "%s", table[k].value);
-            o = w > 0 && (size_t)w < cap - o ? o + (size_t)w : cap - 1;
-            a += len;
-        }
-        out[o] = '\0';
-        x->argv[i] = out;
+    size_t o = 0, n = sizeof(table) / sizeof(table[0]);
+    while (*a) {
+        size_t k = 0, len = 0;
+        for (; k < n; k++)
+            if (strncmp(a, table[k].name, len = strlen(table[k].name)) == 0)
+                break;
+        const char *piece = k < n ? table[k].value : a;
+        size_t plen = k < n ? strlen(piece) : 1;
+        if (o + plen >= ARG_BYTES)
+            return false;
+        memcpy(out + o, piece, plen);
+        o += plen;
+        a += k < n ? len : 1;
     }
-    x->argv[n] = NULL;
+    out[o] = '\0';
+    return true;
+}
+
+static int expand_argv(const struct lang_step *st, const struct placeholders *ph,
+                       struct expanded *x, char err[ERR_LEN])
+{
+    if (st->argc > MAX_ARGS)
+        return err_set(err, -E2BIG, "the template's argv has %d entries (at most %d)", st->argc,
+                       MAX_ARGS);
+    for (int i = 0; i < st->argc; i++) {
+        if (!expand_one(st->argv[i], ph, x->storage[i]))
+            return err_set(err, -E2BIG, "argv entry %d expands past %d bytes: %.60s...", i,
+                           ARG_BYTES - 1, st->argv[i]);
+        x->argv[i] = x->storage[i];
+    }
+    x->argv[st->argc] = NULL;
+    return 0;
 }
 
 static void hash_str(struct sha256 *h, const char *s)
@@ -77,7 +103,8 @@ void program_key(const struct program_env *env, const struct lang *l,
 {
     struct sha256 h;
     sha256_init(&h);
-    hash_str(&h, "verdict compile v1");
+    /* v2: entries of v1 may hold a timeout cached as CE; they are never served. */
+    hash_str(&h, "verdict compile v2");
     hash_str(&h, l->name);
     hash_str(&h, l->version_line);
     hash_str(&h, env->cuda_arch);
@@ -85,7 +112,7 @@ void program_key(const struct program_env *env, const struct lang *l,
         hash_str(&h, l->compile.argv[i]);
     for (int i = 0; i < l->compile.nenv; i++)
         hash_str(&h, l->compile.env[i]);
-    /* Limits too: a compile that timed out under a short limit may succeed under a longer. */
+    /* Limits too: memory and output limits can change what a compiler says of a source. */
     sha256_update(&h, compile, sizeof(*compile));
     for (int i = 0; i < nfiles; i++) {
         uint64_t len = files[i].len;
@@ -96,6 +123,37 @@ void program_key(const struct program_env *env, const struct lang *l,
     }
     sha256_hex(&h, key);
 }
+
+int64_t program_compile_wall_ms(int64_t cpu_ms, int64_t wall_ms, int cells, long cpus)
+{
+    int64_t factor = 3;
+    if (cells > 0 && cpus > 0 && ((int64_t)cells + cpus - 1) / cpus + 1 > factor)
+        factor = ((int64_t)cells + cpus - 1) / cpus + 1;
+    int64_t backstop = cpu_ms * factor + 1000;
+    return wall_ms > backstop ? wall_ms : backstop;
+}
+
+enum verdict program_compile_outcome(const struct job_result *r, const struct job_limits *lim,
+                                     bool *starved)
+{
+    *starved = false;
+    switch (r->status) {
+    case JOB_OK:
+        return VERDICT_OK;
+    case JOB_TLE:
+        *starved = r->tle_clock == JOB_CLOCK_WALL && r->cpu_ms < lim->cpu_ms;
+        return VERDICT_TLE;
+    case JOB_MLE:
+        return VERDICT_MLE;
+    case JOB_RE:
+    case JOB_OLE:
+        return VERDICT_CE;
+    default:
+        return VERDICT_SE;
+    }
+}
+
+/* ---- the entry's files ------------------------------------------------------------------ */
 
 static int write_file(const char *dir, const char *name, const void *data, size_t len, mode_t mode)
 {
@@ -115,17 +173,23 @@ static int write_file(const char *dir, const char *name, const void *data, size_
     }
     if (rc == 0 && fchmod(fd, mode) < 0)
         rc = -errno;
-    close(fd);
+    if (close(fd) < 0 && rc == 0)
+        rc = -errno;
     return rc;
 }
 
+/* dir/name's first max bytes as a string (heap), or NULL if it cannot be read. */
 static char *read_file(const char *dir, const char *name, size_t max)
 {
     char path[CACHE_PATH + 64];
     snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "re");
     char *buf = f ? malloc(max + 1) : NULL;
     size_t n = buf ? fread(buf, 1, max, f) : 0;
+    if (buf && ferror(f)) {
+        free(buf);
+        buf = NULL;
+    }
     if (buf)
         buf[n] = '\0';
     if (f)
@@ -133,18 +197,48 @@ static char *read_file(const char *dir, const char *name, size_t max)
     return buf;
 }
 
-/* The compiler's output for a CE: what it printed, and which limit stopped it, if one did. */
-static char *compile_message(const struct job_result *r)
+/* Reads a hit into p. Returns 0, or -EBADMSG if the entry is damaged (a file missing or
+ * unreadable, a status neither "ok" nor "ce"). */
+static int read_entry(const struct lang *l, struct program *p)
 {
-    size_t cap = r->out_len + r->err_len + 256;
+    char *status = read_file(p->entry.dir, ".status", 8);
+    bool ok = status && strcmp(status, "ok") == 0, ce = status && strcmp(status, "ce") == 0;
+    free(status);
+    p->message = read_file(p->entry.dir, ".output", MAX_MSG);
+    for (int i = 0; ok && i < l->nartifacts; i++) {
+        char path[CACHE_PATH + 64];
+        struct stat st;
+        snprintf(path, sizeof(path), "%s/%s", p->entry.dir, l->artifacts[i]);
+        ok = lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+    }
+    if (!p->message || (!ok && !ce)) {
+        free(p->message);
+        p->message = NULL;
+        return -EBADMSG;
+    }
+    p->ok = ok;
+    p->compile_verdict = ok ? VERDICT_OK : VERDICT_CE;
+    p->cached = true;
+    return 0;
+}
+
+/* ---- compiling -------------------------------------------------------------------------- */
+
+/* The compiler's output, after a line saying which limit or reason stopped it, if any. */
+static char *compile_message(const struct job_result *r, const char *why)
+{
+    size_t cap = r->out_len + r->err_len + 512;
     cap = cap < MAX_MSG ? cap : MAX_MSG;
     char *m = malloc(cap);
     if (!m)
         return NULL;
     size_t o = 0;
-    if (r->status != JOB_RE && r->status != JOB_OK)
+    if (why[0])
+        o += (size_t)snprintf(m, cap, "%s\n", why);
+    else if (r->status != JOB_RE && r->status != JOB_OK)
         o += (size_t)snprintf(m, cap, "compilation stopped: %s (%s)\n", job_status_name(r->status),
                               r->message);
+    o = o < cap - 1 ? o : cap - 1;
     size_t take = r->err_len < cap - 1 - o ? r->err_len : cap - 1 - o;
     memcpy(m + o, r->err, take);
     o += take;
@@ -155,13 +249,46 @@ static char *compile_message(const struct job_result *r)
     return m;
 }
 
-/* Runs the compile step into e->tmp. Returns 0 (ok or CE recorded), or -EIO for SE. */
-static int compile(const struct program_env *env, const struct lang *l, struct program *p,
-                   char err[ERR_LEN])
+/* What the artifacts of a compile that exited 0 say: OK; CE when the compiler left none
+ * usable (its own doing); SE when one could not come back (too large for the caps, memory),
+ * with why. */
+static enum verdict check_artifacts(const struct lang *l, const struct job_result *r,
+                                    const struct job_limits *lim, char why[ERR_LEN])
+{
+    if (r->nfetched != l->nartifacts) {
+        err_set(why, -EIO, "compile: %d of %d artifacts came back", r->nfetched, l->nartifacts);
+        return VERDICT_SE;
+    }
+    for (int i = 0; i < r->nfetched; i++) {
+        int e = r->fetched[i].error;
+        const char *name = l->artifacts[i];
+        if (e == -EFBIG) {
+            err_set(why, e,
+                    "artifact %.64s too large (over the %llu-byte cap per file, %llu in all)", name,
+                    (unsigned long long)lim->fetch_bytes, (unsigned long long)JOB_FETCH_TOTAL);
+            return VERDICT_SE;
+        }
+        if (e == -ENOENT || e == -ELOOP || e == -EINVAL) {
+            err_set(why, e, "the compiler left no usable %.64s (%s)", name, err_name(e));
+            return VERDICT_CE;
+        }
+        if (e < 0) {
+            err_set(why, e, "artifact %.64s could not come back: %s", name, strerror(-e));
+            return VERDICT_SE;
+        }
+    }
+    return VERDICT_OK;
+}
+
+/* Runs the compile step once into p->compile (*payload owns its buffers). */
+static int run_compile(const struct program_env *env, const struct lang *l, struct program *p,
+                       uint8_t **payload, char err[ERR_LEN])
 {
     struct expanded x;
     struct placeholders ph = {.dir = ".", .cuda_arch = env->cuda_arch};
-    expand_argv(&l->compile, &ph, &x);
+    int rc = expand_argv(&l->compile, &ph, &x, err);
+    if (rc < 0)
+        return rc;
     struct job j = {.argc = l->compile.argc,
                     .argv = x.argv,
                     .nenv = l->compile.nenv,
@@ -171,33 +298,76 @@ static int compile(const struct program_env *env, const struct lang *l, struct p
                     .nfetch = l->nartifacts,
                     .fetch = (const char *const *)l->artifacts,
                     .limits = p->compile_limits};
-    uint8_t *payload = NULL;
-    struct job_result *r = &p->compile;
-    pool_run(env->pool, &j, r, &payload);
-    int rc = 0;
-    if (r->status == JOB_SE) {
-        rc = err_set(err, -EIO, "compile: %s", r->message);
-        goto out;
-    }
-    bool all = r->status == JOB_OK && r->nfetched == l->nartifacts;
-    for (int i = 0; all && i < r->nfetched; i++)
-        all = r->fetched[i].error == 0;
-    for (int i = 0; all && i < r->nfetched && rc == 0; i++)
-        rc = write_file(p->entry.tmp, l->artifacts[i], r->fetched[i].data, r->fetched[i].len, 0755);
-    p->message = compile_message(r);
-    if (rc == 0 && p->message)
-        rc = write_file(p->entry.tmp, ".output", p->message, strlen(p->message), 0644);
-    if (rc == 0)
-        rc = write_file(p->entry.tmp, ".status", all ? "ok" : "ce", 2, 0644);
-    if (rc < 0)
-        err_set(err, rc, "write the compile cache: %s", strerror(-rc));
-    p->ok = all;
-out:
-    /* The measurements stay; the buffers they borrow go with the payload. */
+    pool_run(env->pool, &j, &p->compile, payload);
+    p->attempts++;
+    return 0;
+}
+
+/* Drops a compile run's buffers; the measurements stay. */
+static void forget_run(struct job_result *r, uint8_t **payload)
+{
     job_result_fini(r);
     r->out = r->err = NULL;
     r->out_len = r->err_len = 0;
-    free(payload);
+    free(*payload);
+    *payload = NULL;
+}
+
+/* Writes an OK or CE outcome into e->tmp. Returns 0 or a negative errno. */
+static int store(const struct lang *l, const struct program *p)
+{
+    int rc = 0;
+    for (int i = 0; p->ok && i < l->nartifacts && rc == 0; i++)
+        rc = write_file(p->entry.tmp, l->artifacts[i], p->compile.fetched[i].data,
+                        p->compile.fetched[i].len, 0755);
+    if (rc == 0)
+        rc = write_file(p->entry.tmp, ".output", p->message, strlen(p->message), 0644);
+    if (rc == 0)
+        rc = write_file(p->entry.tmp, ".status", p->ok ? "ok" : "ce", 2, 0644);
+    return rc;
+}
+
+/* Compiles into p (retrying once a compile starved by load) and, for OK or CE, writes the
+ * entry into e->tmp. Returns 0 with p->compile_verdict, or a negative errno with err (SE). */
+static int compile(const struct program_env *env, const struct lang *l, struct program *p,
+                   char err[ERR_LEN])
+{
+    uint8_t *payload = NULL;
+    char why[ERR_LEN] = "";
+    enum verdict v = VERDICT_SE;
+    int rc = 0;
+    bool starved = true;
+    while (starved && p->attempts < 2) {
+        forget_run(&p->compile, &payload);
+        if ((rc = run_compile(env, l, p, &payload, err)) < 0)
+            goto out;
+        v = program_compile_outcome(&p->compile, &p->compile_limits, &starved);
+    }
+    if (starved)
+        snprintf(why, sizeof(why),
+                 "compilation stopped: TLE: %d times by the wall clock (%lld ms) with CPU time "
+                 "to spare: the server is overloaded",
+                 p->attempts, (long long)p->compile_limits.wall_ms);
+    if (v == VERDICT_OK)
+        v = check_artifacts(l, &p->compile, &p->compile_limits, why);
+    if (v == VERDICT_SE) {
+        rc = err_set(err, -EIO, "compile: %s", why[0] ? why : p->compile.message);
+        goto out;
+    }
+    p->compile_verdict = v;
+    p->ok = v == VERDICT_OK;
+    if (!(p->message = compile_message(&p->compile, why))) {
+        rc = err_set(err, -ENOMEM, "compile: out of memory for the compiler's message");
+        goto out;
+    }
+    if ((v == VERDICT_OK || v == VERDICT_CE) && (rc = store(l, p)) < 0)
+        err_set(err, rc, "write the compile cache: %s", strerror(-rc));
+out:
+    if (rc < 0) {
+        p->ok = false;
+        p->compile_verdict = VERDICT_SE;
+    }
+    forget_run(&p->compile, &payload);
     return rc;
 }
 
@@ -218,6 +388,21 @@ static void override(struct job_limits *l, const struct job_limits *o)
     l->nofile = o->nofile ? o->nofile : l->nofile;
 }
 
+/* Compiles on a miss and publishes OK and CE; TLE, MLE and SE are not kept. */
+static int build_miss(const struct program_env *env, const struct lang *l, struct program *p,
+                      char err[ERR_LEN])
+{
+    int rc = compile(env, l, p, err);
+    bool keep = rc == 0 && (p->compile_verdict == VERDICT_OK || p->compile_verdict == VERDICT_CE);
+    if (keep)
+        rc = cache_commit(env->cache, &p->entry, err);
+    else
+        cache_abort(env->cache, &p->entry);
+    if (!keep || rc < 0)
+        p->pinned = false; /* abort and a failed commit both released the entry */
+    return rc;
+}
+
 int program_build(const struct program_env *env, const struct lang *l, const struct job_file *files,
                   int nfiles, const struct job_limits *compile_limits, struct program *p,
                   char err[ERR_LEN])
@@ -226,6 +411,7 @@ int program_build(const struct program_env *env, const struct lang *l, const str
     p->lang = l;
     p->files = files;
     p->nfiles = nfiles;
+    p->compile_verdict = VERDICT_OK;
     p->compile_limits = l->compile.limits;
     override(&p->compile_limits, compile_limits);
     if (!l->compiled) {
@@ -234,26 +420,54 @@ int program_build(const struct program_env *env, const struct lang *l, const str
     }
     char key[65];
     program_key(env, l, &p->compile_limits, files, nfiles, key);
-    int state = cache_acquire(env->cache, key, &p->entry, err);
-    if (state < 0)
-        return state;
-    p->pinned = true;
-    if (state == CACHE_HIT) {
-        char *status = read_file(p->entry.dir, ".status", 8);
-        p->ok = status && strncmp(status, "ok", 2) == 0;
-        p->cached = true;
-        p->message = read_file(p->entry.dir, ".output", MAX_MSG);
-        free(status);
-        return 0;
+    job_limits_defaults(&p->compile_limits);
+    p->compile_limits.wall_ms =
+        program_compile_wall_ms(p->compile_limits.cpu_ms, p->compile_limits.wall_ms, env->cells,
+                                sysconf(_SC_NPROCESSORS_ONLN));
+    for (int tries = 0; tries < 2; tries++) {
+        int state = cache_acquire(env->cache, key, &p->entry, err);
+        if (state < 0)
+            return state;
+        p->pinned = true;
+        if (state == CACHE_BUILD)
+            return build_miss(env, l, p, err);
+        if (read_entry(l, p) == 0)
+            return 0;
+        p->pinned = false; /* damaged: removed, so that the next acquire builds */
+        int rc = cache_discard(env->cache, &p->entry, err);
+        if (rc < 0)
+            return rc;
     }
-    int rc = compile(env, l, p, err);
-    if (rc == 0)
-        rc = cache_commit(env->cache, &p->entry, err);
+    return err_set(err, -EIO, "compile cache entry %.64s is unreadable after rebuilding it", key);
+}
+
+/* The run's work-dir files: the program's own (but a compiled language's source) and io's.
+ * Heap (free it); NULL when memory runs out. */
+static struct job_file *run_files(const struct program *p, const struct program_io *io, int *n)
+{
+    const struct lang *l = p->lang;
+    int extra = io ? io->nfiles : 0;
+    struct job_file *files = calloc((size_t)p->nfiles + (size_t)extra + 1, sizeof(*files));
+    *n = 0;
+    for (int i = 0; files && i < p->nfiles; i++)
+        if (!l->compiled || strcmp(p->files[i].path, l->source) != 0)
+            files[(*n)++] = p->files[i];
+    for (int i = 0; files && i < extra; i++)
+        files[(*n)++] = io->files[i];
+    return files;
+}
+
+static bool runnable(const struct program_env *env, const struct program *p, struct job_result *res)
+{
+    if (!p->ok)
+        snprintf(res->message, sizeof(res->message), "program did not compile");
+    else if (p->lang->needs_gpu && env->gpus == 0)
+        snprintf(res->message, sizeof(res->message),
+                 "no GPU on this server: %s programs compile but cannot run", p->lang->name);
     else
-        cache_abort(env->cache, &p->entry);
-    if (rc < 0)
-        p->pinned = false; /* abort and a failed commit both released the entry */
-    return rc;
+        return true;
+    res->status = JOB_SE;
+    return false;
 }
 
 void program_run(const struct program_env *env, const struct program *p,
@@ -263,35 +477,27 @@ void program_run(const struct program_env *env, const struct program *p,
     *payload = NULL;
     memset(res, 0, sizeof(*res));
     res->exit_code = -1;
-    if (!p->ok) {
-        res->status = JOB_SE;
-        snprintf(res->message, sizeof(res->message), "program did not compile");
+    if (!runnable(env, p, res))
         return;
-    }
-    if (l->needs_gpu && env->gpus == 0) {
-        res->status = JOB_SE;
-        snprintf(res->message, sizeof(res->message),
-                 "no GPU on this server: %s programs compile but cannot run", l->name);
-        return;
-    }
     struct job_limits lim = l->run.limits;
     override(&lim, io ? io->limits : NULL);
     job_limits_defaults(&lim);
     /* A compiled program runs from the cache; its other files (data) still go to /w. */
-    int extra = io ? io->nfiles : 0;
-    struct job_file *files = calloc((size_t)p->nfiles + (size_t)extra + 1, sizeof(*files));
-    int n = 0;
-    for (int i = 0; files && i < p->nfiles; i++)
-        if (!l->compiled || strcmp(p->files[i].path, l->source) != 0)
-            files[n++] = p->files[i];
-    for (int i = 0; files && i < extra; i++)
-        files[n++] = io->files[i];
+    int n;
+    struct job_file *files = run_files(p, io, &n);
     struct expanded x;
     struct placeholders ph = {.dir = l->compiled ? p->entry.dir : ".",
                               .memory_bytes = lim.memory_bytes,
                               .cuda_arch = env->cuda_arch};
-    expand_argv(&l->run, &ph, &x);
-    int argc = l->run.argc < MAX_ARGS ? l->run.argc : MAX_ARGS;
+    char err[ERR_LEN] = "";
+    if (!files || expand_argv(&l->run, &ph, &x, err) < 0) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message), "run: %.200s",
+                 files ? err : "out of memory for the program's files");
+        free(files);
+        return;
+    }
+    int argc = l->run.argc;
     for (int i = 0; io && i < io->nargs && i < PROGRAM_MAX_ARGS; i++)
         x.argv[argc++] = io->args[i];
     x.argv[argc] = NULL;

@@ -4,9 +4,14 @@
  * program_build turns source files into a runnable program: for a compiled language it looks
  * the compile up in the cache by a key over (language, toolchain version, compile command,
  * environment and limits, GPU architecture, every file) and compiles in a sandbox cell only on
- * a miss; a program that does not compile is a CE carrying the compiler's message (and is
- * cached as such). program_run runs it with the language's run step; the artifacts are used in
- * place, from the cache directory bound read-only into cells.
+ * a miss. Its outcome is a verdict: OK, CE when the compiler itself refused the source (cached
+ * with the compiler's message), TLE or MLE when a compile limit stopped it (reported, never
+ * cached: the next identical request compiles again), and SE (a negative return) when the
+ * sandbox or the store failed. The CPU limit decides a compile's TLE; its wall clock is only a
+ * backstop sized for the load the server admits, and a compile killed by the wall clock with
+ * CPU to spare (starved by load, not slow by its source) is retried once. program_run runs it
+ * with the language's run step; the artifacts are used in place, from the cache directory
+ * bound read-only into cells.
  */
 #ifndef VERDICT_PROGRAM_H
 #define VERDICT_PROGRAM_H
@@ -16,31 +21,41 @@
 #include "runners/pool.h"
 #include "server/judge/cache.h"
 #include "server/judge/lang.h"
+#include "server/judge/verdict.h"
 
 struct program_env {
     struct pool *pool;
     struct cache *cache;
     char cuda_arch[96]; /* nvcc's architecture flag for this server's GPU */
     int gpus;           /* GPUs on this server; 0: GPU languages compile but do not run */
+    int cells;          /* CPU cells that may compile at once (0: unknown, taken as 1 per core):
+                           sizes the compile's wall-clock backstop */
 };
 
 struct program {
     const struct lang *lang;
-    bool ok;     /* compiled (or needs no compiling); false: CE */
-    bool cached; /* the compile was served from the cache */
-    bool pinned; /* entry is pinned in the cache */
+    bool ok;                      /* runnable: compiled (or needs no compiling) */
+    enum verdict compile_verdict; /* OK, CE (cached), TLE or MLE (never cached); OK when the
+                                     language has no compile step */
+    bool cached;                  /* the compile was served from the cache */
+    bool pinned;                  /* entry is pinned in the cache */
+    int attempts;                 /* compiles run: 0 (cached, or no compile step), 1, or 2 (the
+                                     first was killed by the wall clock with CPU to spare) */
     struct cache_entry entry;
-    char *message; /* the compiler's output (CE) or NULL; heap */
+    char *message; /* the compiler's output, with the limit or reason that stopped it; heap */
     int nfiles;    /* the program's files: the source and any others (data) */
     const struct job_file *files;
-    struct job_result compile; /* the compile step's measurements (when it ran) */
-    struct job_limits compile_limits;
+    struct job_result compile;        /* the last compile run's measurements (when one ran) */
+    struct job_limits compile_limits; /* as run: the wall clock is the backstop, not asked */
 };
 
 /* Builds a program from its files (borrowed; they must outlive it): the source, named as the
  * template says, and any others. compile (may be NULL) overrides the template's compile
- * limits where its fields are non-zero; they are part of the cache key. Returns 0 (with p->ok
- * false for a CE), or a negative errno with err when the sandbox failed (SE). */
+ * limits where its fields are non-zero; they are part of the cache key. Returns 0 with
+ * p->compile_verdict (p->ok only for OK; p->message says why for CE, TLE and MLE), or a
+ * negative errno with err for SE: the sandbox failed, an artifact could not come back (too
+ * large for the fetch cap, JOB_FETCH_TOTAL in all) or be stored, or a cached entry could not
+ * be read even after rebuilding it. program_free is needed after either. */
 int program_build(const struct program_env *env, const struct lang *l, const struct job_file *files,
                   int nfiles, const struct job_limits *compile, struct program *p,
                   char err[ERR_LEN]);
@@ -62,16 +77,12 @@ struct program_io {
 
 /* Runs a built program once. The work dir holds the program's files (for a compiled
  * language, all but the source: data files the program reads). Fills res like pool_run (free
- * *payload after job_result_fini). */
+ * *payload after job_result_fini); SE with the reason when the program is not runnable, its
+ * argv does not fit (an expanded entry past 511 bytes) or memory runs out. */
 void program_run(const struct program_env *env, const struct program *p,
                  const struct program_io *io, struct job_result *res, uint8_t **payload);
 
 /* Releases the program's cache pin and message. */
 void program_free(const struct program_env *env, struct program *p);
-
-/* The cache key of a compile (64 hex digits), exposed for tests. */
-void program_key(const struct program_env *env, const struct lang *l,
-                 const struct job_limits *compile, const struct job_file *files, int nfiles,
-                 char key[65]);
 
 #endif
