@@ -268,10 +268,10 @@ static void get_prompt_by_id(struct api *a, struct http_exchange *x)
 }
 
 /* ---- off the HTTP thread ----------------------------------------------------------------
- * The four routes above read the store (SQLite, which may also wait out another process's
- * write for its busy timeout) and build replies as large as a dataset, none of which the one
- * HTTP thread may do: each runs whole on a scheduler worker, as the judging routes do, and
- * the HTTP thread only queues it. The connection waits suspended until the worker replies. */
+ * The four routes above, and /submit below, read the store (SQLite, which may also wait out another
+ * process's write for its busy timeout) and build replies as large as a dataset, none of which the
+ * one HTTP thread may do: each runs whole on a scheduler worker, as the judging routes do, and the
+ * HTTP thread only queues it. The connection waits suspended until the worker replies. */
 
 typedef void (*dataset_route)(struct api *a, struct http_exchange *x);
 
@@ -418,7 +418,10 @@ static void submit_work(void *arg)
     submit_free(w);
 }
 
-void api_submit(struct api *a, struct http_exchange *x)
+/* /submit on a worker: the problem is read from the store (SQLite), the harness built and
+ * the request parsed there, then judged at once, or handed to the GPU workers for a CUDA
+ * problem so that a CPU worker never waits for a GPU cell. */
+static void submit_route(struct api *a, struct http_exchange *x)
 {
     const struct json *config, *extra;
     const char *dataset, *completion, *language = NULL;
@@ -467,13 +470,21 @@ void api_submit(struct api *a, struct http_exchange *x)
         submit_free(w);
         return;
     }
+    if (!w->req->lang->needs_gpu) {
+        submit_work(w);
+        return;
+    }
     char client[SCHED_CLIENT_LEN];
     size_t len;
     http_body(x, &len);
-    struct sched_ticket t = {http_client(x, client, sizeof(client)), len,
-                             w->req->lang->needs_gpu ? SCHED_GPU : SCHED_CPU};
+    struct sched_ticket t = {http_client(x, client, sizeof(client)), len, SCHED_GPU};
     if ((rc = sched_submit(a->cfg.sched, &t, submit_work, w)) == 0)
         return;
     submit_free(w);
     api_reply_busy(a, x, rc);
+}
+
+void api_submit(struct api *a, struct http_exchange *x)
+{
+    on_worker(a, x, submit_route);
 }
