@@ -109,7 +109,7 @@ static void judge_route(struct api *a, struct http_exchange *x, enum request_sha
     *w = (struct judged){a, x, req, now_s(), 0};
     if (shape == REQUEST_RUN_CODE)
         w->deadline = w->queued_at +
-                      (double)(req->compile_limits.wall_ms + req->limits.wall_ms) / 1000.0 + 10.0;
+                      (double)(req->compile_limits.cpu_ms + req->limits.wall_ms) / 1000.0 + 10.0;
     char client[SCHED_CLIENT_LEN];
     size_t len;
     http_body(x, &len); /* the body stays held until the reply: the item's weight */

@@ -228,7 +228,9 @@ static int parse_run_code(const struct json *b, struct judge_request *r, struct 
     int64_t cms, rms;
     if (seconds(b, "compile_timeout", 10, &cms, e) < 0 || seconds(b, "run_timeout", 10, &rms, e))
         return -EINVAL;
-    r->compile_limits.cpu_ms = r->compile_limits.wall_ms = cms;
+    /* CPU decides a compile's TLE; its wall clock is program's backstop, sized for the load
+     * the server admits, so a compile starved by other work is not the source's fault */
+    r->compile_limits.cpu_ms = cms;
     r->limits.cpu_ms = r->limits.wall_ms = rms;
     double mb = -1;
     if (m && !json_is_null(m) &&

@@ -72,6 +72,7 @@ int engine_start(const struct engine_config *c, struct engine *e, char err[ERR_L
     e->env.pool = e->pool;
     e->env.cache = e->cache;
     e->env.gpus = e->gpus;
+    e->env.cells = c->cells;
     return 0;
 fail:
     pool_free(e->pool);

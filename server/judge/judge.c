@@ -322,16 +322,6 @@ static int assemble_source(struct judging *j)
     return 0;
 }
 
-/* The compile's outcome as a verdict: a compiler's own refusal is CE, a limit is its name. */
-static enum verdict compile_verdict(const struct program *p)
-{
-    if (p->ok)
-        return VERDICT_OK;
-    if (!p->cached && (p->compile.status == JOB_TLE || p->compile.status == JOB_MLE))
-        return verdict_of_job(p->compile.status);
-    return VERDICT_CE;
-}
-
 static int build_program(struct judging *j)
 {
     const struct judge_request *r = j->r;
@@ -346,7 +336,7 @@ static int build_program(struct judging *j)
     }
     j->have_p = true;
     c->built = true;
-    c->verdict = compile_verdict(&j->p);
+    c->verdict = j->p.compile_verdict;
     c->cached = j->p.cached;
     c->wall_ms = j->p.cached ? 0 : j->p.compile.wall_ms;
     if (j->p.message && !(c->output = strdup(j->p.message))) {

@@ -97,3 +97,21 @@ def test_openapi_counted_as_its_route(server):
     m = scrape(server)
     assert m['verdict_requests_total{route="/openapi.json",status="200"}'] >= 1
     assert 'verdict_requests_total{route="other",status="200"}' not in m
+
+
+def test_compile_timeout_is_tle_and_never_cached(server):
+    # A compile that ran out of time was cached as CE: every identical request after it was an
+    # instant compile error. It is TimeLimitExceeded every time, and a later compile with time
+    # enough succeeds.
+    code = "#include <bits/stdc++.h>\nint main() { std::cout << 7 << std::endl; }\n"
+    for _ in range(2):
+        d = server.run_code(code=code, language="cpp", compile_timeout=0.01)
+        assert d["status"] == "Failed", d
+        assert d["compile_result"]["status"] == "TimeLimitExceeded", d
+        assert d["compile_result"]["verdict"] == "TLE" and not d["compile_result"]["cached"], d
+        assert d["run_result"] is None
+    d = server.run_code(code=code, language="cpp", compile_timeout=60)
+    assert d["status"] == "Success" and d["run_result"]["stdout"] == "7\n", d
+    r = server.post("/v1/judge", {"language": "cpp", "code": code + "// v\n",
+                                  "tests": [{"expected": "7"}], "limits": {"time_ms": 2000}})
+    assert r.json()["status"] == "OK", r.text

@@ -132,7 +132,8 @@ static void test_run_code_shape(void)
     ASSERT_INT_EQ(r->ntests, 1);
     ASSERT_INT_EQ(r->tests[0].in_len, 1);
     ASSERT_INT_EQ(r->limits.cpu_ms, 2500);
-    ASSERT_INT_EQ(r->compile_limits.wall_ms, 10000);
+    ASSERT_INT_EQ(r->compile_limits.cpu_ms, 10000);
+    ASSERT_INT_EQ(r->compile_limits.wall_ms, 0); /* program's backstop */
     ASSERT_INT_EQ(r->nfiles, 1);
     ASSERT_INT_EQ(r->nfetch, 1);
     judge_request_free(r);
