@@ -184,6 +184,17 @@ static struct record *find(struct cache *c, const char *key)
     return NULL;
 }
 
+/* The caller's own building record. It exists from cache_acquire's CACHE_BUILD (or the wait
+ * that precedes an adopt) until commit or abort, and nothing else drops a record that is
+ * building: a miss is a bug in this module, not a state an input can reach. */
+static struct record *building(struct cache *c, const char *key)
+{
+    struct record *r = find(c, key);
+    if (!r)
+        abort();
+    return r;
+}
+
 static struct record *add(struct cache *c, const char *key)
 {
     if (c->n == c->cap) {
@@ -379,7 +390,7 @@ static bool adopt(struct cache *c, const struct cache_entry *e)
         return false;
     uint64_t bytes = tree_bytes(e->dir);
     pthread_mutex_lock(&c->lock);
-    struct record *r = find(c, e->key);
+    struct record *r = building(c, e->key);
     r->building = false;
     r->lock_fd = fd;
     r->bytes = bytes;
@@ -437,7 +448,7 @@ int cache_acquire(struct cache *c, const char *key, struct cache_entry *e, char 
         return rc;
     }
     pthread_mutex_lock(&c->lock);
-    find(c, key)->lock_fd = fd;
+    building(c, key)->lock_fd = fd;
     pthread_mutex_unlock(&c->lock);
     return CACHE_BUILD;
 }
@@ -533,7 +544,7 @@ int cache_commit(struct cache *c, struct cache_entry *e, char err[ERR_LEN])
     uint64_t bytes = tree_bytes(e->dir);
     struct victim v[MAX_VICTIMS];
     pthread_mutex_lock(&c->lock);
-    r = find(c, e->key);
+    r = building(c, e->key);
     r->building = false;
     r->lock_fd = fd;
     r->bytes = bytes;
