@@ -80,7 +80,8 @@ static void run(const struct job *j, struct outcome *o)
 {
     pool_run(pool, j, &o->res, &o->payload);
     size_t n = o->res.out_len < sizeof(o->out) - 1 ? o->res.out_len : sizeof(o->out) - 1;
-    memcpy(o->out, o->res.out, n);
+    if (n) /* an SE result has no output at all (out is NULL) */
+        memcpy(o->out, o->res.out, n);
     o->out[n] = '\0';
     for (size_t i = 0; i < n; i++)
         if (o->out[i] == '\0')
