@@ -74,11 +74,25 @@ void api_reply_error(struct api *a, struct http_exchange *x, const struct reques
     api_reply_json(a, x, 422, d);
 }
 
+int api_queue(struct api *a, struct http_exchange *x, bool gpu, unsigned share, sched_fn fn,
+              void *arg)
+{
+    char client[SCHED_CLIENT_LEN];
+    size_t len;
+    http_body(x, &len); /* the body stays held until the reply */
+    struct sched_ticket t = {http_client(x, client, sizeof(client)), len / (share ? share : 1) + 1,
+                             gpu ? SCHED_GPU : SCHED_CPU};
+    return sched_submit(a->cfg.sched, &t, fn, arg);
+}
+
 void api_reply_busy(struct api *a, struct http_exchange *x, int rc)
 {
     http_add_header(x, "Retry-After", "1");
-    api_reply_detail(
-        a, x, 503, rc == -EBUSY ? "server busy: the queue is full, retry" : "server shutting down");
+    api_reply_detail(a, x, 503,
+                     rc == -EBUSY
+                         ? "server busy: the queue, this client's share of it or the request bytes "
+                           "it may hold are full; retry"
+                         : "server shutting down");
 }
 
 /* ---- other routes ---------------------------------------------------------------------- */

@@ -296,11 +296,7 @@ static void on_worker(struct api *a, struct http_exchange *x, dataset_route fn)
         return;
     }
     *c = (struct dataset_call){a, x, fn};
-    char client[SCHED_CLIENT_LEN];
-    size_t len;
-    http_body(x, &len); /* held until the reply: the item's weight */
-    struct sched_ticket t = {http_client(x, client, sizeof(client)), len, SCHED_CPU};
-    int rc = sched_submit(a->cfg.sched, &t, dataset_call_work, c);
+    int rc = api_queue(a, x, false, 1, dataset_call_work, c);
     if (rc == 0)
         return;
     free(c);
@@ -474,11 +470,7 @@ static void submit_route(struct api *a, struct http_exchange *x)
         submit_work(w);
         return;
     }
-    char client[SCHED_CLIENT_LEN];
-    size_t len;
-    http_body(x, &len);
-    struct sched_ticket t = {http_client(x, client, sizeof(client)), len, SCHED_GPU};
-    if ((rc = sched_submit(a->cfg.sched, &t, submit_work, w)) == 0)
+    if ((rc = api_queue(a, x, true, 1, submit_work, w)) == 0)
         return;
     submit_free(w);
     api_reply_busy(a, x, rc);

@@ -110,12 +110,7 @@ static void judge_route(struct api *a, struct http_exchange *x, enum request_sha
     if (shape == REQUEST_RUN_CODE)
         w->deadline = w->queued_at +
                       (double)(req->compile_limits.cpu_ms + req->limits.wall_ms) / 1000.0 + 10.0;
-    char client[SCHED_CLIENT_LEN];
-    size_t len;
-    http_body(x, &len); /* the body stays held until the reply: the item's weight */
-    struct sched_ticket t = {http_client(x, client, sizeof(client)), len,
-                             req->lang->needs_gpu ? SCHED_GPU : SCHED_CPU};
-    if ((rc = sched_submit(a->cfg.sched, &t, judged_work, w)) == 0)
+    if ((rc = api_queue(a, x, req->lang->needs_gpu, 1, judged_work, w)) == 0)
         return; /* answered by a worker; the connection waits suspended */
     judge_request_free(req);
     free(w);
@@ -268,21 +263,18 @@ static void batch_item(struct batch *b, const struct json *item, struct batch_jo
 /* Queues every distinct program; an item the scheduler refuses is answered "busy". */
 static void batch_submit(struct batch *b, struct batch_job **jobs, int njobs)
 {
-    char client[SCHED_CLIENT_LEN];
-    size_t len;
-    http_body(b->x, &len); /* held until the stream ends: shared out over the items */
-    struct sched_ticket t = {http_client(b->x, client, sizeof(client)),
-                             len / (size_t)(njobs > 0 ? njobs : 1) + 1, SCHED_CPU};
     for (int k = 0; k < njobs; k++) {
         pthread_mutex_lock(&b->lock);
         b->remaining++;
         pthread_mutex_unlock(&b->lock);
-        t.kind = jobs[k]->req->lang->needs_gpu ? SCHED_GPU : SCHED_CPU;
-        if (sched_submit(b->api->cfg.sched, &t, batch_work, jobs[k]) == 0)
+        if (api_queue(b->api, b->x, jobs[k]->req->lang->needs_gpu, (unsigned)njobs, batch_work,
+                      jobs[k]) == 0)
             continue;
         struct request_error e;
-        request_fail(&e, "busy", "server busy: the queue is full, retry this item", NULL, NULL,
-                     NULL);
+        request_fail(&e, "busy",
+                     "server busy: the queue, this client's share of it or the request bytes it "
+                     "may hold are full; retry this item",
+                     NULL, NULL, NULL);
         for (int i = 0; i < jobs[k]->nids; i++)
             batch_error(b, jobs[k]->ids[i], &e);
         batch_job_free(jobs[k]);
