@@ -1,4 +1,4 @@
-"""Admission (issue 10, items 7 and 10): one client's big batch cannot take the whole queue
+"""Admission: one client's big batch cannot take the whole queue
 or delay another client's request by its length, and the request bytes held by waiting and
 running requests are bounded (--queue-bytes: 503 with Retry-After past it).
 

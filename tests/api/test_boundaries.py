@@ -1,7 +1,6 @@
 """Request boundaries a hostile client reaches: each bound answered with a 422 naming the field
 (never a crash), byte strings carried exactly or refused, one request parser and one error
-form for every judging route, and SE counted once. Regression tests for issue 10's items 1, 4,
-8 and 12; loopback only, every loop bounded."""
+form for every judging route, and SE counted once. Loopback only, every loop bounded."""
 import base64
 import json
 

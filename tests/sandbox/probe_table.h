@@ -23,7 +23,7 @@
 {.name = "stdout_flood", .file = "flood.c", .expect = "OLE", .args = {"1"}},
 {.name = "stderr_flood", .file = "flood.c", .expect = "OLE", .args = {"2"}, .output_kb = 64},
 
-/* Memory outside the program's own pages (issue 10, item 9): socket buffers, pipes, SysV shm,
+/* Memory outside the program's own pages: socket buffers, pipes, SysV shm,
  * memfd and tmpfs must be charged (MLE) or refused under a small limit, never held by the
  * hundreds of MiB. Eight workers each; the probe prints what it held. */
 {.name = "tcp_hold", .file = "mem_hold.c", .expect = "OK|MLE", .args = {"tcp", "32"},
@@ -89,7 +89,7 @@
 /* Processes: other jobs, the host and the cell are out of reach; nothing outlives the job. */
 {.name = "proc_scan", .file = "proc_scan.c", .expect = "OK", .stdout_has = "contained:"},
 {.name = "proc1_access", .file = "proc1_access.c", .expect = "OK", .stdout_has = "contained:"},
-/* Channels between jobs (issue 10, item 11); flock on shared files is test_flock_between_cells. */
+/* Channels between jobs; flock on shared files is test_flock_between_cells. */
 {.name = "inotify_usr", .file = "inotify_usr.c", .expect = "OK", .stdout_has = "contained:"},
 /* Linux spares the caller of kill(-1): the probe reports, the canary proves the cell lives. */
 {.name = "kill_all", .file = "kill_all.c", .expect = "OK", .stdout_has = "contained:"},

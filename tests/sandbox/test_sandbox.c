@@ -311,7 +311,7 @@ static void test_fetch(void)
     done(&o);
 }
 
-/* Issue 10, item 4: a path listed many times is read once, and the total fetched is capped
+/* A path listed many times is read once, and the total fetched is capped
  * (JOB_FETCH_TOTAL): the cell never allocates count x size. */
 static void test_fetch_dedupe_and_total(void)
 {
@@ -344,7 +344,7 @@ static void test_fetch_dedupe_and_total(void)
     done(&o);
 }
 
-/* Issue 10, item 8: a job that cannot be encoded is SE with the reason, and the cell lives. */
+/* A job that cannot be encoded is SE with the reason, and the cell lives. */
 static void test_unsendable_job_is_se(void)
 {
     struct outcome o;
@@ -358,7 +358,7 @@ static void test_unsendable_job_is_se(void)
     ASSERT_INT_EQ(pool_cell_pid(pool, 0), cell);
 }
 
-/* Issue 10, item 8: more binds than a cell holds is a start failure with the reason. */
+/* More binds than a cell holds is a start failure with the reason. */
 static void test_too_many_binds(void)
 {
     const char *binds[CELL_MAX_BINDS + 1];
@@ -376,7 +376,7 @@ static void test_too_many_binds(void)
     ASSERT_TRUE(c == NULL);
 }
 
-/* Issue 10, item 11: a lock on a shared read-only file (/usr/bin/env) held by a job in one
+/* A lock on a shared read-only file (/usr/bin/env) held by a job in one
  * cell is not seen by a job in another (each cell's /usr is its own overlay). */
 struct locker {
     struct outcome o;

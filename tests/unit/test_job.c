@@ -195,7 +195,7 @@ static void test_defaults(void)
     ASSERT_STR_EQ(job_status_name((enum job_status)99), "?");
 }
 
-/* Issue 10, item 8: what cannot travel to a cell is refused with the reason, not cut short
+/* What cannot travel to a cell is refused with the reason, not cut short
  * (job_decode would refuse more than JOB_MAX_ARGS entries only after the cell received it). */
 static void test_check(void)
 {

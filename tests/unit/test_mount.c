@@ -112,7 +112,7 @@ static void test_merged_usr(void)
     cleanup();
     ASSERT_INT_EQ(rc, 0);
     /* An overlay, not a bind: its inodes are the cell's, so locks and watches on /usr files
-     * are not shared with other cells (issue 10, item 11). */
+     * are not shared with other cells. */
     ASSERT_INT_EQ(find(&p, "/usr")->kind, MNT_OVERLAY);
     ASSERT_INT_EQ(find(&p, "/bin")->kind, MNT_SYMLINK);
     ASSERT_STR_EQ(find(&p, "/bin")->src, "usr/bin");

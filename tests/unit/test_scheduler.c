@@ -1,6 +1,6 @@
 /*
  * test_scheduler: fairness between clients, the per-client share, the byte bound, and the
- * GPU class's own workers (issue 10, items 7 and 10).
+ * GPU class's own workers.
  *
  * Each test holds its workers on a gate (the first item waits until the test opens it), so
  * everything submitted meanwhile is queued and the dispatch order is the scheduler's choice.

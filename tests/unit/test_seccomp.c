@@ -101,7 +101,7 @@ static int filtered(void *arg, char err[ERR_LEN])
     EXPECT_ERRNO(socket(AF_VSOCK, SOCK_STREAM, 0), EAFNOSUPPORT);
     EXPECT_ERRNO(socket(AF_UNSPEC, SOCK_STREAM, 0), EAFNOSUPPORT);
     EXPECT_ERRNO(socketpair(AF_INET, SOCK_STREAM, 0, pair), EAFNOSUPPORT);
-    /* Issue 10: inotify would show other cells' accesses to shared files; socket types other
+    /* inotify would show other cells' accesses to shared files; socket types other
      * than stream and datagram are refused. */
     EXPECT_ERRNO(syscall(SYS_inotify_init1, 0), ENOSYS);
     EXPECT_ERRNO(socket(AF_INET, SOCK_SEQPACKET, 0), EPROTONOSUPPORT);

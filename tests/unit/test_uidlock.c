@@ -1,6 +1,6 @@
 /*
  * test_uidlock: uid slots are exclusive across processes and released when their holder
- * exits (issue 10, item 6: a server and `verdict bench` ran jobs as the same uids).
+ * exits (a server and `verdict bench` ran jobs as the same uids).
  *
  * The lock tests need no privilege (a temporary lock directory). With root, a cgroup host and
  * the verdict binary (argv[1]), two pools in two processes must hand their cells disjoint
