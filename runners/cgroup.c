@@ -12,6 +12,7 @@
  * been reaped. Every exit path after mkdir goes through the rmdir.
  */
 #include "runners/cgroup.h"
+#include "runners/cgroup_internal.h"
 
 #include <dirent.h>
 #include <errno.h>

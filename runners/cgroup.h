@@ -163,8 +163,4 @@ int cg_job_nprocs(const struct cg_job *j);
  * tearing down exited tasks). Returns 0 or a negative errno with the reason in err. */
 int cg_job_destroy(struct cg_job *j, char err[ERR_LEN]);
 
-/* Parsing helpers, pure, exposed for tests: the value of `key` in a flat-keyed file such as
- * memory.events, cpu.stat or memory.oom_control ("key value" lines). -ENOENT if absent. */
-int cg_parse_keyed(const char *text, const char *key, uint64_t *value);
-
 #endif

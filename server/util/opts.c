@@ -6,6 +6,7 @@
  * -ERANGE, and a negative size or duration is refused.
  */
 #include "server/util/opts.h"
+#include "server/util/opts_internal.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -72,8 +72,4 @@ int opts_file(const struct opt *table, const char *path, char err[ERR_LEN]);
 /* Prints one line per option: "  -s, --name METAVAR   help". */
 void opts_usage(FILE *out, const struct opt *table);
 
-/* Value parsers, exposed for tests and config files. Return 0 or -EINVAL / -ERANGE. */
-int opts_parse_bytes(const char *s, uint64_t *out);
-int opts_parse_duration_ms(const char *s, int64_t *out);
-
 #endif

@@ -1,6 +1,7 @@
 /* Unit tests for runners/cgroup: parsing /proc/self/cgroup and /proc/self/mountinfo as found
  * on real hosts (fixture text), controller lists, and the v1/v2 decision. */
 #include "runners/cgroup.h"
+#include "runners/cgroup_internal.h"
 #include "test.h"
 
 #include <errno.h>

@@ -1,5 +1,6 @@
 /* Unit tests for server/opts: the table-driven flag parser and its value parsers. */
 #include "server/util/opts.h"
+#include "server/util/opts_internal.h"
 #include "test.h"
 
 #include <errno.h>
