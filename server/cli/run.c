@@ -11,12 +11,14 @@
 #include "server/cli/run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "build_info.h"
+#include "runners/buf.h"
 #include "runners/pool.h"
 #include "server/judge/engine.h"
 #include "server/judge/program.h"
@@ -26,35 +28,37 @@
 #define EXIT_SE    3
 #define MAX_IN     (1ull << 30)
 
-static int slurp(const char *path, uint8_t **data, size_t *len)
+/* Reads a whole file into heap bytes. Returns 0, -EFBIG past MAX_IN (never a silent cut),
+ * or another -errno. The bytes are used as they are (no gzip here: a program is a program). */
+static int read_input(const char *path, uint8_t **data, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
         return -errno;
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap && cap < MAX_IN) {
-            uint8_t *b = realloc(buf, cap * 2);
-            if (!b) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = b;
-            cap *= 2;
+    struct buf b;
+    buf_init(&b, MAX_IN);
+    int rc = 0;
+    for (;;) {
+        if (buf_reserve(&b, 1 << 16) < 0) {
+            rc = b.err;
+            break;
         }
+        ssize_t n = read(fd, b.data + b.len, b.cap - b.len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            rc = n < 0 ? -errno : 0;
+            break;
+        }
+        b.len += (size_t)n;
     }
-    int rc = !buf ? -ENOMEM : ferror(f) ? -EIO : 0;
-    fclose(f);
-    if (rc < 0) {
-        free(buf);
-        return rc;
-    }
-    *data = buf;
-    *len = n;
-    return 0;
+    close(fd);
+    char *d = rc == 0 ? buf_take(&b, len) : NULL;
+    buf_fini(&b);
+    if (rc == 0 && !d)
+        rc = -ENOMEM;
+    *data = (uint8_t *)d;
+    return rc;
 }
 
 static const char *base_name(const char *path)
@@ -84,7 +88,7 @@ struct inputs {
 
 static int add_file(struct inputs *in, const char *host, uint32_t mode)
 {
-    int rc = slurp(host, &in->data[in->n], &in->files[in->n].len);
+    int rc = read_input(host, &in->data[in->n], &in->files[in->n].len);
     if (rc < 0) {
         fprintf(stderr, "verdict run: %s: %s\n", host, strerror(-rc));
         return rc;
@@ -341,7 +345,7 @@ int run_main(const struct run_opts *o)
     if (!in)
         return EXIT_SE;
     int rc, code = EXIT_SE;
-    if (o->stdin_path && (rc = slurp(o->stdin_path, &in->stdin_data, &in->stdin_len)) < 0) {
+    if (o->stdin_path && (rc = read_input(o->stdin_path, &in->stdin_data, &in->stdin_len)) < 0) {
         fprintf(stderr, "verdict run: --stdin %s: %s\n", o->stdin_path, strerror(-rc));
         goto out;
     }
