@@ -1,5 +1,5 @@
 /*
- * bench: samples -> judge requests (server/harness) -> workers -> results.
+ * bench: samples -> judge requests (server/datasets/harness) -> workers -> results.
  *
  * Workers take the next sample from a shared counter until the samples run out or a stop is
  * asked for, so an interrupt leaves no half-queued work: each worker finishes the sample it

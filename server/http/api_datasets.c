@@ -1,5 +1,5 @@
 /*
- * api_datasets: SandboxFusion's dataset endpoints over the datasets in server/dataset (or
+ * api_datasets: SandboxFusion's dataset endpoints over the datasets in server/datasets/dataset (or
  * rows sent inline): ../shared/reference/sandboxfusion-api.md §2-3.
  *
  * /list_datasets, /list_ids, /get_prompts, /get_prompt_by_id and /submit, with `config`

@@ -51,7 +51,7 @@ void api_run_code(struct api *a, struct http_exchange *x);
 void api_judge(struct api *a, struct http_exchange *x);
 void api_judge_batch(struct api *a, struct http_exchange *x);
 
-/* SandboxFusion's dataset routes (server/api_datasets.c). */
+/* SandboxFusion's dataset routes (server/http/api_datasets.c). */
 void api_list_datasets(struct api *a, struct http_exchange *x);
 void api_list_ids(struct api *a, struct http_exchange *x);
 void api_get_prompts(struct api *a, struct http_exchange *x);

@@ -4,7 +4,7 @@
  * Lines and tokens are walked in place (no copies): a cursor over each text yields the next
  * line (trailing blanks trimmed) or token. Differences are reported with their line or token
  * number and a short, escaped excerpt of both sides. Regexes are compiled per comparison by
- * server/regex (byte mode: program output may be any bytes), anchored at both ends, and
+ * server/util/regex (byte mode: program output may be any bytes), anchored at both ends, and
  * matched under its limits so a pathological pattern cannot stall a worker.
  */
 #include "server/judge/compare.h"

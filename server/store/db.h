@@ -3,7 +3,7 @@
  *
  * One connection per struct db, opened in WAL mode with a busy timeout so that a second
  * process (`verdict datasets import` beside a running server) waits instead of failing. A
- * struct db is not for concurrent use: callers serialise (server/dataset holds a lock).
+ * struct db is not for concurrent use: callers serialise (server/datasets/dataset holds a lock).
  * Statements are prepared, bound, stepped and finalised; text is bound by copy.
  */
 #ifndef VERDICT_DB_H

@@ -1,4 +1,4 @@
-/* libFuzzer harness for server/extract: `cmake -DVERDICT_FUZZ=ON` with clang, then
+/* libFuzzer harness for server/datasets/extract: `cmake -DVERDICT_FUZZ=ON` with clang, then
  * `./fuzz_extract -max_total_time=60`. The entry point checks the result's invariants. */
 #include <stddef.h>
 #include <stdint.h>

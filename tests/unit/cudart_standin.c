@@ -1,4 +1,4 @@
-/* A stand-in for libcudart with the five entry points server/gpu uses, so the loader's
+/* A stand-in for libcudart with the five entry points server/judge/gpu uses, so the loader's
  * dlopen/dlsym path and device description run on hosts without a GPU. Real GPUs are checked
  * by `verdict doctor` on a GPU host. STANDIN_DEVICES sets the device count (default 0, which
  * answers cudaErrorNoDevice like the real runtime). */

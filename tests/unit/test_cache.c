@@ -1,4 +1,4 @@
-/* Unit tests for server/sha256 (FIPS 180-4 vectors) and server/cache: hits and misses, one
+/* Unit tests for server/sha256 (FIPS 180-4 vectors) and server/judge/cache: hits and misses, one
  * build per key under concurrency, LRU eviction that spares pinned entries, recovery of a
  * store left by a crash; and two processes sharing one store (fork(), so that the flock()s
  * are really another process's): a pin held by one survives the other's eviction, an entry

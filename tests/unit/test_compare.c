@@ -1,4 +1,4 @@
-/* Unit tests for server/compare: each mode on tricky text (CRLF, no final newline, trailing
+/* Unit tests for server/judge/compare: each mode on tricky text (CRLF, no final newline, trailing
  * blanks, NaN/inf, huge lines, invalid UTF-8, NUL bytes, regex anchoring and ReDoS). */
 #include "server/judge/compare.h"
 #include "test.h"

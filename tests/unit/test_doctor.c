@@ -1,4 +1,4 @@
-/* Unit tests for server/doctor: kernel release and capability parsing, the ready verdict,
+/* Unit tests for server/cli/doctor: kernel release and capability parsing, the ready verdict,
  * and both renderings, on reports built by hand (no probes run). */
 #include "server/cli/doctor.h"
 #include "server/util/json.h"

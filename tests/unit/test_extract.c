@@ -1,4 +1,5 @@
-/* Unit tests for server/extract (code from LLM completions) and server/regex under it. */
+/* Unit tests for server/datasets/extract (code from LLM completions) and server/util/regex under
+ * it. */
 #include "server/datasets/extract.h"
 #include "server/util/regex.h"
 #include "test.h"

@@ -1,4 +1,4 @@
-/* Unit tests for server/gpu: the CUDA runtime loader against a missing library and against a
+/* Unit tests for server/judge/gpu: the CUDA runtime loader against a missing library and against a
  * stand-in runtime (tests/unit/cudart_standin.c) with 0 and 2 devices. */
 #include "server/judge/gpu.h"
 #include "test.h"

@@ -1,5 +1,5 @@
-/* Unit tests for server/harness: entry-point detection, Go import merging, and programs
- * assembled from problems in server/loader's model (continuations, whole definitions,
+/* Unit tests for server/datasets/harness: entry-point detection, Go import merging, and programs
+ * assembled from problems in server/datasets/loader's model (continuations, whole definitions,
  * extraction, stop tokens, stdin/stdout problems). */
 #include "server/datasets/harness.h"
 #include "server/datasets/harness_internal.h"

@@ -1,4 +1,4 @@
-/* Unit tests for server/lang: every shipped template loads; bad templates are refused with
+/* Unit tests for server/judge/lang: every shipped template loads; bad templates are refused with
  * the file and the field named; names and aliases resolve case-insensitively. */
 #include "server/judge/lang.h"
 #include "test.h"

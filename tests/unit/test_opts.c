@@ -1,4 +1,4 @@
-/* Unit tests for server/opts: the table-driven flag parser and its value parsers. */
+/* Unit tests for server/util/opts: the table-driven flag parser and its value parsers. */
 #include "server/util/opts.h"
 #include "server/util/opts_internal.h"
 #include "test.h"

@@ -1,4 +1,4 @@
-/* Unit tests for server/passk against hand-computed values and the binomial formula. */
+/* Unit tests for server/datasets/passk against hand-computed values and the binomial formula. */
 #include "server/datasets/passk.h"
 #include "test.h"
 

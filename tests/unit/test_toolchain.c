@@ -1,4 +1,4 @@
-/* Unit tests for server/toolchain: picking the version line out of real version outputs, and
+/* Unit tests for server/judge/toolchain: picking the version line out of real version outputs, and
  * reading rustup's default toolchain; plus one live probe of the table. */
 #include "server/judge/toolchain.h"
 #include "test.h"
