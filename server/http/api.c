@@ -85,6 +85,21 @@ int api_queue(struct api *a, struct http_exchange *x, bool gpu, unsigned share, 
     return sched_submit(a->cfg.sched, &t, fn, arg);
 }
 
+struct json *api_read_body(struct api *a, struct http_exchange *x)
+{
+    size_t len;
+    const char *text = http_body(x, &len);
+    struct request_error e;
+    if (request_check_text(text, len, &e) < 0) {
+        api_reply_error(a, x, &e);
+        return NULL;
+    }
+    struct json *body = json_parse(text);
+    if (!body)
+        api_reply_422(a, x, "json_invalid", NULL, NULL, "JSON decode error");
+    return body;
+}
+
 void api_reply_busy(struct api *a, struct http_exchange *x, int rc)
 {
     http_add_header(x, "Retry-After", "1");

@@ -58,8 +58,9 @@ static void push_id(struct json *arr, const char *id)
 static struct json *dataset_request(struct api *a, struct http_exchange *x,
                                     const struct json **config, const char **dataset)
 {
-    size_t len;
-    struct json *body = json_parse(http_body(x, &len));
+    struct json *body = api_read_body(a, x); /* a NUL in it, or not JSON: 422 sent */
+    if (!body)
+        return NULL;
     if (!json_is_object(body)) {
         json_free(body);
         api_reply_422(a, x, "json_invalid", NULL, NULL, "JSON decode error (an object expected)");

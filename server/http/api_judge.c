@@ -40,21 +40,6 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-struct json *api_read_body(struct api *a, struct http_exchange *x)
-{
-    size_t len;
-    const char *text = http_body(x, &len);
-    struct request_error e;
-    if (request_check_text(text, len, &e) < 0) {
-        api_reply_error(a, x, &e);
-        return NULL;
-    }
-    struct json *body = json_parse(text);
-    if (!body)
-        api_reply_422(a, x, "json_invalid", NULL, NULL, "JSON decode error");
-    return body;
-}
-
 /* ---- /run_code and /v1/judge ------------------------------------------------------------ */
 
 struct judged {

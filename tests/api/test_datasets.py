@@ -126,6 +126,17 @@ def test_errors(srv):
     assert r.status_code == 400 and "provided_data" in r.json()["detail"]
 
 
+def test_submit_refuses_nul(srv):
+    # /submit read its body without the NUL check every judging route makes: "\u0000" in a
+    # completion cut it short. It is a 422 naming the member, as on /run_code.
+    row = humaneval()[5]
+    body = {"dataset": "anything", "id": row["task_id"], "config": {"provided_data": row},
+            "completion": row["canonical_solution"] + "\u0000    return None\n"}
+    r = srv.post("/submit", body)
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"][0]["loc"] == ["body", "completion"], r.text
+
+
 def test_provided_data(srv):
     row = humaneval()[5]
     body = {"dataset": "anything", "id": row["task_id"],
