@@ -231,7 +231,7 @@ static int judge_local(struct bench *b, const struct json *req, struct outcome *
 {
     struct judge_request *r;
     struct request_error e;
-    if (request_parse(b->engine.langs, req, REQUEST_JUDGE, "bench", &r, &e) < 0)
+    if (request_parse(b->engine.langs, req, REQUEST_JUDGE, &r, &e) < 0)
         return err_set(err, -EINVAL, "%s (at %s%s%s)", e.msg, e.loc[0], e.nloc > 1 ? "." : "",
                        e.nloc > 1 ? e.loc[1] : "");
     struct judge_result res;

@@ -458,7 +458,7 @@ static void submit_route(struct api *a, struct http_exchange *x)
         return;
     }
     struct request_error e;
-    if (request_parse(a->cfg.langs, w->h.request, REQUEST_JUDGE, "/submit", &w->req, &e) < 0) {
+    if (request_parse(a->cfg.langs, w->h.request, REQUEST_JUDGE, &w->req, &e) < 0) {
         /* the harness made the request: its fault is the problem's or the language's */
         snprintf(e.loc[0], sizeof(e.loc[0]), "config");
         snprintf(e.loc[1], sizeof(e.loc[1]), "language");

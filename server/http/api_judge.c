@@ -78,8 +78,7 @@ static void judge_route(struct api *a, struct http_exchange *x, enum request_sha
         return;
     struct request_error e;
     struct judge_request *req = NULL;
-    int rc = request_parse(a->cfg.langs, body, shape,
-                           shape == REQUEST_RUN_CODE ? "/run_code" : "/v1/judge", &req, &e);
+    int rc = request_parse(a->cfg.langs, body, shape, &req, &e);
     json_free(body);
     if (rc < 0) {
         api_reply_error(a, x, &e);
@@ -225,7 +224,7 @@ static void batch_item(struct batch *b, const struct json *item, struct batch_jo
             }
         }
     }
-    if (request_parse(b->api->cfg.langs, item, REQUEST_JUDGE, "/v1/judge/batch", &req, &e) < 0) {
+    if (request_parse(b->api->cfg.langs, item, REQUEST_JUDGE, &req, &e) < 0) {
         batch_error(b, id, &e);
         free(id);
         return;

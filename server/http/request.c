@@ -130,11 +130,11 @@ static int parse_language(const struct lang_set *langs, const struct json *b,
 static int parse_code(const struct json *b, struct judge_request *r, struct request_error *e)
 {
     const struct json *c = json_get(b, "code");
-    if (!(r->code = dup_str(c, &r->code_len)))
+    size_t len;
+    if (!(r->code = dup_str(c, &len)))
         return request_fail(e, c ? "string_type" : "missing",
                             c ? "Input should be a valid string" : "Field required (a string)",
                             "code", NULL, NULL);
-    r->bytes += r->code_len;
     return 0;
 }
 
@@ -224,7 +224,6 @@ static int parse_run_code(const struct json *b, struct judge_request *r, struct 
     if (sv && !json_is_null(sv) && !(t->in = dup_bytes(sv, &t->in_len)))
         return request_fail(e, "string_type", "Input should be a valid string or null", "stdin",
                             NULL, NULL);
-    r->bytes += t->in_len;
     int64_t cms, rms;
     if (seconds(b, "compile_timeout", 10, &cms, e) < 0 || seconds(b, "run_timeout", 10, &rms, e))
         return -EINVAL;
@@ -271,7 +270,6 @@ static int parse_tests(const struct json *b, struct judge_request *r, struct req
         if (!(jt->want = dup_bytes(want, &jt->want_len)))
             return request_fail(e, "string_type", "expected must be a string", "tests", idx,
                                 "expected");
-        r->bytes += jt->in_len + jt->want_len;
     }
     return 0;
 }
@@ -281,13 +279,13 @@ static int parse_harness(const struct json *b, struct judge_request *r, struct r
     const struct json *h = json_get(b, "harness");
     if (!h)
         return parse_tests(b, r, e);
-    if (!(r->harness = dup_str(h, &r->harness_len)))
+    size_t len;
+    if (!(r->harness = dup_str(h, &len)))
         return request_fail(e, "string_type", "harness must be a string of test code", "harness",
                             NULL, NULL);
     if (json_get(b, "tests"))
         return request_fail(e, "value_error", "give tests or a harness, not both", "tests", NULL,
                             NULL);
-    r->bytes += r->harness_len;
     if (!(r->tests = calloc(1, sizeof(*r->tests))))
         return request_fail(e, "memory", "out of memory", "harness", NULL, NULL);
     r->ntests = 1;
@@ -312,7 +310,6 @@ static int parse_checker(const struct lang_set *langs, const struct json *c,
     if (!(r->checker_code = dup_str(json_get(k, "code"), &r->checker_len)))
         return request_fail(e, "missing", "Field required (a string)", "compare", "checker",
                             "code");
-    r->bytes += r->checker_len;
     return 0;
 }
 
@@ -410,7 +407,7 @@ static int parse_judge(const struct lang_set *langs, const struct json *b, struc
 }
 
 int request_parse(const struct lang_set *langs, const struct json *body, enum request_shape shape,
-                  const char *route, struct judge_request **out, struct request_error *e)
+                  struct judge_request **out, struct request_error *e)
 {
     *out = NULL;
     if (!json_is_object(body))
@@ -419,7 +416,6 @@ int request_parse(const struct lang_set *langs, const struct json *body, enum re
     struct judge_request *r = judge_request_new();
     if (!r)
         return request_fail(e, "memory", "out of memory", NULL, NULL, NULL);
-    r->route = route;
     /* the order of the first errors is each route's own: /run_code names code first */
     int rc = shape == REQUEST_RUN_CODE ? parse_code(body, r, e)
                                        : parse_language(langs, body, shape, r, e);

@@ -36,10 +36,9 @@ struct request_error {
 };
 
 /* Validates a parsed body of the given shape. Returns 0 with *out (the caller frees it with
- * judge_request_free), or -EINVAL (-ENOMEM) with e filled and *out NULL. route is kept in
- * the request for the record (a static string). */
+ * judge_request_free), or -EINVAL (-ENOMEM) with e filled and *out NULL. */
 int request_parse(const struct lang_set *langs, const struct json *body, enum request_shape shape,
-                  const char *route, struct judge_request **out, struct request_error *e);
+                  struct judge_request **out, struct request_error *e);
 
 /* Checks a body's raw bytes before parsing: a NUL byte, or a JSON string (or key) holding the
  * escape \u0000, is refused (-EINVAL with e naming the member it is in). Returns 0 otherwise.

@@ -36,7 +36,7 @@ struct judge_request *judge_request_new(void)
     struct judge_request *r = calloc(1, sizeof(*r));
     if (!r)
         return NULL;
-    r->files = calloc(JUDGE_MAX_FILES + 1, sizeof(*r->files));
+    r->files = calloc(JUDGE_MAX_FILES, sizeof(*r->files));
     r->fetch = calloc(JUDGE_MAX_FETCH, sizeof(*r->fetch));
     if (!r->files || !r->fetch) {
         judge_request_free(r);
@@ -57,7 +57,6 @@ int judge_add_file(struct judge_request *r, const char *path, uint8_t *data, siz
         return -ENOMEM;
     }
     r->files[r->nfiles++] = (struct job_file){p, 0644, data, len};
-    r->bytes += len + strlen(p);
     return 0;
 }
 
@@ -185,8 +184,6 @@ static int keep_run(struct judge_test_result *t, const struct job_result *res, s
                     bool whole)
 {
     size_t cap = whole ? SIZE_MAX - 1 : JUDGE_EXCERPT;
-    t->status = res->status;
-    t->tle_clock = res->tle_clock;
     t->exit_code = res->exit_code;
     t->signal = res->signal;
     t->cpu_ms = res->cpu_ms;

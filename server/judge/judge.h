@@ -35,12 +35,10 @@ struct judge_test {
 /* A whole request. Every pointer is heap and owned by the request (judge_request_free). */
 struct judge_request {
     const struct lang *lang;
-    char *code; /* the program's source */
-    size_t code_len;
-    char *harness; /* test code joined by the template, or NULL */
-    size_t harness_len;
+    char *code;             /* the program's source */
+    char *harness;          /* test code joined by the template, or NULL */
     int nfiles;             /* work-dir files besides the source, at most JUDGE_MAX_FILES */
-    struct job_file *files; /* JUDGE_MAX_FILES + 1 slots: judge_run puts the source last */
+    struct job_file *files; /* JUDGE_MAX_FILES slots; paths and data owned by the request */
     int ntests;             /* 1 for a harness or run_only */
     struct judge_test *tests;
     bool *selected; /* ntests flags: which tests run ("only") */
@@ -51,11 +49,9 @@ struct judge_request {
     struct job_limits limits;         /* per run; zero fields: the language's */
     struct job_limits compile_limits; /* zero fields: the template's */
     bool all_or_nothing, stop_on_failure;
-    bool run_only;     /* one run, its whole output kept, no comparison (/run_code) */
-    int nfetch;        /* distinct paths, at most JUDGE_MAX_FETCH */
-    char **fetch;      /* work-dir files returned by the run (run_only) */
-    size_t bytes;      /* what the request holds in memory, for admission */
-    const char *route; /* for the record: "/run_code", ... (static string) */
+    bool run_only; /* one run, its whole output kept, no comparison (/run_code) */
+    int nfetch;    /* distinct paths, at most JUDGE_MAX_FETCH */
+    char **fetch;  /* work-dir files returned by the run (run_only) */
 };
 
 /* An empty request (calloc'd with room for files and fetch paths), or NULL. */
@@ -81,8 +77,6 @@ struct judge_fetched {
 struct judge_test_result {
     int index; /* the test's index in the request */
     enum verdict verdict;
-    enum job_status status; /* the run's own status (before comparison) */
-    enum job_clock tle_clock;
     int exit_code, signal;
     int64_t cpu_ms, wall_ms; /* ms */
     uint64_t memory_kib;     /* peak, KiB */

@@ -26,7 +26,7 @@ static int parse(const char *text, enum request_shape shape, struct judge_reques
     struct json *body = json_parse(text);
     if (!body)
         return -999;
-    int rc = request_parse(langs, body, shape, "test", r, e);
+    int rc = request_parse(langs, body, shape, r, e);
     json_free(body);
     return rc;
 }
