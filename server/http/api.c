@@ -218,12 +218,13 @@ static const struct route routes[] = {
     {"POST", "/list_ids", api_list_ids},
     {"GET", "/list_datasets", api_list_datasets},
 };
+#define NROUTES (sizeof(routes) / sizeof(routes[0]))
 
 /* "METHOD /path" of every route, for /healthz (and the test that checks the OpenAPI). */
 static struct json *route_list(void)
 {
     struct json *rl = json_array();
-    for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
+    for (size_t i = 0; i < NROUTES; i++) {
         char r[96];
         snprintf(r, sizeof(r), "%s %s", routes[i].method, routes[i].path);
         json_push_str(rl, r);
@@ -235,7 +236,7 @@ void api_handle(struct http_exchange *x, void *ctx)
 {
     struct api *a = ctx;
     bool path_known = false;
-    for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
+    for (size_t i = 0; i < NROUTES; i++) {
         if (strcmp(routes[i].path, http_path(x)) != 0)
             continue;
         path_known = true;
@@ -263,7 +264,10 @@ int api_new(const struct api_config *cfg, struct api **out, char err[ERR_LEN])
     snprintf(a->env.cuda_arch, sizeof(a->env.cuda_arch), "%s",
              cfg->cuda_arch ? cfg->cuda_arch : "");
     a->started = time(NULL);
-    if (!(a->metrics = metrics_new(cfg->langs))) {
+    const char *paths[NROUTES]; /* metrics counts the route table's own paths */
+    for (size_t i = 0; i < NROUTES; i++)
+        paths[i] = routes[i].path;
+    if (!(a->metrics = metrics_new(cfg->langs, paths, (int)NROUTES))) {
         free(a);
         return err_set(err, -ENOMEM, "out of memory");
     }

@@ -1,5 +1,5 @@
 /*
- * metrics: fixed tables of atomics and a text renderer.
+ * metrics: tables of atomics, sized at start, and a text renderer.
  */
 #include "server/http/metrics.h"
 
@@ -10,11 +10,6 @@
 
 #include "runners/buf.h"
 
-static const char *const routes[] = {
-    "/run_code",         "/v1/judge",      "/v1/judge/batch", "/v1/ping",     "/v1/languages",
-    "/healthz",          "/metrics",       "/submit",         "/get_prompts", "/list_ids",
-    "/get_prompt_by_id", "/list_datasets", "/openapi.json",   "other"};
-#define NROUTES (sizeof(routes) / sizeof(routes[0]))
 static const int statuses[] = {200, 400, 404, 405, 413, 422, 500, 503, 504};
 #define NSTATUS (sizeof(statuses) / sizeof(statuses[0]))
 /* Counted verdicts: the enum's, up to SE (SKIP is not a program's outcome). */
@@ -32,42 +27,58 @@ struct hist {
 
 struct metrics {
     const struct lang_set *langs;
-    atomic_ullong requests[NROUTES][NSTATUS + 1]; /* last column: any other status */
-    atomic_ullong *verdicts;                      /* [lang][verdict] */
+    int nroutes;
+    const char **routes;     /* the API's paths (borrowed strings), then "other" */
+    atomic_ullong *requests; /* [route][status]; last column: any other status */
+    atomic_ullong *verdicts; /* [lang][verdict] */
     struct hist hists[HIST_COUNT];
 };
 
-struct metrics *metrics_new(const struct lang_set *langs)
+static atomic_ullong *request_count(struct metrics *m, size_t route, size_t status)
+{
+    return &m->requests[route * (NSTATUS + 1) + status];
+}
+
+struct metrics *metrics_new(const struct lang_set *langs, const char *const *routes, int nroutes)
 {
     struct metrics *m = calloc(1, sizeof(*m));
     if (!m)
         return NULL;
     m->langs = langs;
+    m->nroutes = nroutes + 1;
+    m->routes = calloc((size_t)m->nroutes, sizeof(*m->routes));
+    m->requests = calloc((size_t)m->nroutes * (NSTATUS + 1), sizeof(*m->requests));
     m->verdicts = calloc((size_t)lang_count(langs) * NVERDICTS + 1, sizeof(*m->verdicts));
-    if (!m->verdicts) {
-        free(m);
+    if (!m->routes || !m->requests || !m->verdicts) {
+        metrics_free(m);
         return NULL;
     }
+    for (int i = 0; i < nroutes; i++)
+        m->routes[i] = routes[i];
+    m->routes[nroutes] = "other";
     return m;
 }
 
 void metrics_free(struct metrics *m)
 {
-    if (m)
-        free(m->verdicts);
+    if (!m)
+        return;
+    free(m->routes);
+    free(m->requests);
+    free(m->verdicts);
     free(m);
 }
 
 void metrics_request(struct metrics *m, const char *path, int status)
 {
-    size_t r = NROUTES - 1, s = NSTATUS;
-    for (size_t i = 0; i + 1 < NROUTES; i++)
-        if (strcmp(path, routes[i]) == 0)
+    size_t r = (size_t)m->nroutes - 1, s = NSTATUS;
+    for (size_t i = 0; i + 1 < (size_t)m->nroutes; i++)
+        if (strcmp(path, m->routes[i]) == 0)
             r = i;
     for (size_t i = 0; i < NSTATUS; i++)
         if (statuses[i] == status)
             s = i;
-    atomic_fetch_add_explicit(&m->requests[r][s], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(request_count(m, r, s), 1, memory_order_relaxed);
 }
 
 void metrics_verdict(struct metrics *m, const struct lang *l, enum verdict v)
@@ -119,12 +130,12 @@ char *metrics_render(struct metrics *m, const struct metrics_gauges *g)
     buf_init(&t, 0);
     buf_printf(&t, "# HELP verdict_requests_total HTTP requests answered, by route and status.\n"
                    "# TYPE verdict_requests_total counter\n");
-    for (size_t r = 0; r < NROUTES; r++)
+    for (size_t r = 0; r < (size_t)m->nroutes; r++)
         for (size_t s = 0; s <= NSTATUS; s++)
-            if (get(&m->requests[r][s]))
+            if (get(request_count(m, r, s)))
                 buf_printf(&t, "verdict_requests_total{route=\"%s\",status=\"%s%d\"} %llu\n",
-                           routes[r], s < NSTATUS ? "" : "other", s < NSTATUS ? statuses[s] : 0,
-                           get(&m->requests[r][s]));
+                           m->routes[r], s < NSTATUS ? "" : "other", s < NSTATUS ? statuses[s] : 0,
+                           get(request_count(m, r, s)));
     buf_printf(&t, "# HELP verdict_verdicts_total Program verdicts, by language.\n"
                    "# TYPE verdict_verdicts_total counter\n");
     for (int i = 0; i < lang_count(m->langs); i++)

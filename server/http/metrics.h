@@ -1,8 +1,8 @@
 /*
  * metrics: counters and histograms for GET /metrics (Prometheus text format 0.0.4).
  *
- * Everything is a relaxed atomic in a fixed table (routes, languages and verdicts are known
- * at start), so recording costs no lock on the request path.
+ * Everything is a relaxed atomic in a table sized at start (the API's routes, the languages
+ * and the verdicts are known then), so recording costs no lock on the request path.
  */
 #ifndef VERDICT_METRICS_H
 #define VERDICT_METRICS_H
@@ -21,7 +21,9 @@ struct metrics_gauges {
     unsigned long long cache_hits, cache_misses, cache_entries, cache_bytes;
 };
 
-struct metrics *metrics_new(const struct lang_set *langs);
+/* Counters for the API's routes (paths borrowed: they must outlive m; any other path counts
+ * as "other") and for the languages of langs. NULL when out of memory. */
+struct metrics *metrics_new(const struct lang_set *langs, const char *const *routes, int nroutes);
 void metrics_free(struct metrics *m);
 
 /* A request answered on path with an HTTP status. */
