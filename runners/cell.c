@@ -56,6 +56,7 @@ static void encode_config(const struct cell_config *cfg, struct buf *b)
     wbuf_u32(b, (uint32_t)cfg->index);
     wbuf_u32(b, cfg->uid);
     wbuf_u32(b, cfg->gid);
+    wbuf_u32(b, cfg->grader_uid);
     wbuf_u32(b, (uint32_t)cfg->tree->version);
     wbuf_u32(b, (uint32_t)cfg->tree->ndirs);
     for (int i = 0; i < cfg->tree->ndirs; i++) {
@@ -283,7 +284,7 @@ out:
 
 struct cell_setup {
     int index;
-    unsigned uid, gid;
+    unsigned uid, gid, grader_uid;
     struct cg_tree tree;
     int nbinds;
     const char *binds[CELL_MAX_BINDS];
@@ -299,6 +300,7 @@ static int decode_config(struct rbuf *r, struct cell_setup *cs)
     cs->index = (int)rbuf_u32(r);
     cs->uid = rbuf_u32(r);
     cs->gid = rbuf_u32(r);
+    cs->grader_uid = rbuf_u32(r);
     cs->tree.version = (enum cg_version)rbuf_u32(r);
     uint32_t n = rbuf_u32(r);
     if (n > CG_MAX_DIRS)
@@ -403,6 +405,7 @@ static int setup(struct cell_setup *cs, struct supervisor *sv, char err[ERR_LEN]
     sv->index = cs->index;
     sv->uid = cs->uid;
     sv->gid = cs->gid;
+    sv->grader_uid = cs->grader_uid;
     sv->gpu = cs->gpu_cell ? cs->gpu : -1;
     /* SIGCHLD through a signalfd: the supervisor's poll loop wakes on every exit. */
     sigset_t set;

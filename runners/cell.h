@@ -28,9 +28,10 @@
 #define CELL_SOCKET_BUF_STR "1048576"
 
 struct cell_config {
-    const char *exe;   /* the verdict executable to run as the cell */
-    int index;         /* slot number: names job cgroups */
-    unsigned uid, gid; /* the unprivileged job user, unique to this cell */
+    const char *exe;     /* the verdict executable to run as the cell */
+    int index;           /* slot number: names job cgroups */
+    unsigned uid, gid;   /* the unprivileged job user, unique to this cell */
+    unsigned grader_uid; /* a second one (and its gid) for a job's grader (job.h) */
     const struct cg_tree *tree;
     int nbinds; /* extra read-only binds (toolchain directories) */
     const char *const *binds;

@@ -80,6 +80,8 @@ int job_check(const struct job *j, char err[ERR_LEN])
         rc = check_strs("env", j->nenv, j->env, JOB_MAX_ARGS, err);
     if (rc == 0)
         rc = check_strs("fetch", j->nfetch, j->fetch, JOB_MAX_FILES, err);
+    if (rc == 0)
+        rc = check_strs("grader argv", j->grader_argc, j->grader_argv, JOB_MAX_ARGS, err);
     if (rc == 0 && (j->nfiles < 0 || j->nfiles > JOB_MAX_FILES))
         rc = err_set(err, -E2BIG, "job has %d files, at most %d", j->nfiles, JOB_MAX_FILES);
     for (int i = 0; rc == 0 && i < j->nfiles; i++)
@@ -128,6 +130,7 @@ void job_encode(const struct job *j, struct buf *b)
     }
     wbuf_bytes(b, j->stdin_data, j->stdin_len);
     put_strs(b, j->nfetch, j->fetch);
+    put_strs(b, j->grader_argc, j->grader_argv);
 }
 
 int job_decode(struct rbuf *r, struct job *j)
@@ -154,6 +157,8 @@ int job_decode(struct rbuf *r, struct job *j)
         j->stdin_data = rbuf_bytes(r, &j->stdin_len);
     if (rc == 0)
         rc = get_strs(r, &j->nfetch, &j->fetch, JOB_MAX_FILES);
+    if (rc == 0)
+        rc = get_strs(r, &j->grader_argc, &j->grader_argv, JOB_MAX_ARGS);
     if (rc == 0 && r->err)
         rc = r->err;
     if (rc == 0 && j->argc < 1)
@@ -170,6 +175,7 @@ void job_decoded_fini(struct job *j)
     free((void *)(uintptr_t)j->env);
     free((void *)(uintptr_t)j->files);
     free((void *)(uintptr_t)j->fetch);
+    free((void *)(uintptr_t)j->grader_argv);
     memset(j, 0, sizeof(*j));
 }
 

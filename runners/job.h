@@ -2,7 +2,16 @@
  * job: what a cell is asked to run, and what it answers (the data model of the sandbox).
  *
  * A job is files to place in the work directory, argv, env (the environment is cleared, then
- * only these), stdin bytes, files to fetch back, and limits. A result is a status with the
+ * only these), stdin bytes, files to fetch back, and limits; optionally a grader.
+ *
+ * A job with a grader has two processes. The grader (grader_argv, the same env, cwd "/") runs
+ * as the cell's second uid, so the program can neither read, trace nor signal it, nor see it
+ * in /proc; its stdin is the job's stdin bytes (typically the grader's own code and the tests,
+ * which thus never exist in any file). The program (argv, cwd the work dir, the cell's uid)
+ * gets an empty stdin and a channel to the grader: it reads on fd 3 what the grader writes on
+ * its fd 4, and writes on fd 4 what the grader reads on its fd 3. Both write to the captured
+ * stdout and stderr. The job ends when the grader exits, and the grader's exit status is the
+ * job's: the program's own exit decides nothing. A result is a status with the
  * numbers that justify it. Both travel over the cell's socket (job_encode/job_decode and
  * result_encode/result_decode); decoded strings and buffers are borrowed from the received
  * payload, which must outlive the decoded struct.
@@ -59,6 +68,8 @@ struct job {
     int nfetch;
     const char *const *fetch; /* work-dir-relative paths to read back */
     struct job_limits limits;
+    int grader_argc; /* 0: no grader */
+    const char *const *grader_argv;
 };
 
 enum job_status { JOB_OK, JOB_RE, JOB_TLE, JOB_MLE, JOB_OLE, JOB_SE };
@@ -97,10 +108,11 @@ void job_limits_defaults(struct job_limits *l);
 /* "OK", "RE", "TLE", "MLE", "OLE", "SE". */
 const char *job_status_name(enum job_status s);
 
-/* Whether j can travel to a cell and be decoded there: 1..JOB_MAX_ARGS argv entries, at most
- * JOB_MAX_ARGS env entries, JOB_MAX_FILES files and fetches, no NULL string. Returns 0, or
- * -E2BIG / -EINVAL with the reason in err (the caller answers SE: a job dropped or cut short
- * silently would run something other than what was asked). */
+/* Whether j can travel to a cell and be decoded there: 1..JOB_MAX_ARGS argv entries (and at
+ * most JOB_MAX_ARGS grader_argv entries), at most JOB_MAX_ARGS env entries, JOB_MAX_FILES files and
+ * fetches, no NULL string. Returns 0, or -E2BIG / -EINVAL with the reason in err (the caller
+ * answers SE: a job dropped or cut short silently would run something other than what was asked).
+ */
 int job_check(const struct job *j, char err[ERR_LEN]);
 
 /* Appends the job to b. Check b->err afterwards. */

@@ -23,7 +23,8 @@
 struct slot {
     struct cell *cell; /* NULL while being replaced after a failed restart */
     struct cell_config cfg;
-    struct uid_slot uid; /* cfg.uid's lock, held for the slot's life (replacements keep it) */
+    struct uid_slot uid;  /* cfg.uid's lock, held for the slot's life (replacements keep it) */
+    struct uid_slot guid; /* cfg.grader_uid's, likewise */
     bool busy;
 };
 
@@ -85,16 +86,20 @@ int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]
     }
     p->gpus = cfg->gpus;
     for (int i = 0; i < total; i++)
-        uidlock_init(&p->slots[i].uid);
+        uidlock_init(&p->slots[i].uid), uidlock_init(&p->slots[i].guid);
     for (int i = 0; i < total && rc == 0; i++) {
         struct slot *s = &p->slots[i];
         p->n = i + 1;
-        if ((rc = uidlock_take(cfg->uid_lock_dir, cfg->uid_base, cfg->uid_count, &s->uid, err)) < 0)
+        if ((rc = uidlock_take(cfg->uid_lock_dir, cfg->uid_base, cfg->uid_count, &s->uid, err)) <
+                0 ||
+            (rc = uidlock_take(cfg->uid_lock_dir, cfg->uid_base, cfg->uid_count, &s->guid, err)) <
+                0)
             break;
         s->cfg = (struct cell_config){.exe = p->exe,
                                       .index = i,
                                       .uid = s->uid.uid,
                                       .gid = s->uid.uid,
+                                      .grader_uid = s->guid.uid,
                                       .tree = &p->tree,
                                       .nbinds = p->nbinds,
                                       .binds = (const char *const *)p->binds,
@@ -219,6 +224,7 @@ void pool_free(struct pool *p)
     for (int i = 0; i < p->n; i++) {
         cell_stop(p->slots[i].cell);
         uidlock_give(&p->slots[i].uid); /* after the cell and its jobs are gone */
+        uidlock_give(&p->slots[i].guid);
     }
     cg_tree_remove(&p->tree);
     pthread_cond_destroy(&p->freed);

@@ -76,7 +76,7 @@ struct run {
     const struct job *job;
     struct job_limits lim;
     struct cg_job *cg;
-    pid_t pid;
+    pid_t pid;                 /* the first process: the program, or the grader of a grader job */
     int in_fd, out_fd, err_fd; /* our ends; -1 once closed */
     size_t in_off;
     size_t out_len, err_len;
@@ -227,13 +227,23 @@ static void child_fail(int fd, int step)
 static uint8_t child_stack[64 * 1024] __attribute__((aligned(16)));
 
 struct child_args {
-    const struct supervisor *s;
     const struct cg_job *cg;
     const struct limits_plan *rl;
+    unsigned uid, gid;
+    const char *dir; /* the working directory */
     const char *path;
     char *const *argv, *const *envp;
     int in, out, errout, report;
+    int chan_in, chan_out; /* a grader job's channel, placed at fds 3 and 4; -1: none */
 };
+
+/* fd at target, inherited across execve (dup2 of an fd onto itself would keep CLOEXEC). */
+static int place_fd(int fd, int target)
+{
+    if (fd == target)
+        return fcntl(fd, F_SETFD, 0);
+    return dup2(fd, target) < 0 ? -1 : 0;
+}
 
 /* Runs on its own stack in a CLONE_VM|CLONE_VFORK child, sharing the cell's memory until
  * execve: it may only make system calls and write its own stack (no malloc, no stdio). */
@@ -247,10 +257,13 @@ static int child_main(void *arg)
     setsid();
     if (cg_job_attach_self(a->cg) < 0)
         child_fail(a->report, STEP_CGROUP);
+    bool chan = a->chan_in >= 0;
+    /* The pipes are above 4 (fd 3 is the cell's socket), so no placement clobbers another. */
     if (dup2(a->in, 0) < 0 || dup2(a->out, 1) < 0 || dup2(a->errout, 2) < 0 ||
-        syscall(SYS_close_range, 3, ~0u, CLOSE_RANGE_CLOEXEC) < 0)
+        (chan && (place_fd(a->chan_in, 3) < 0 || place_fd(a->chan_out, 4) < 0)) ||
+        syscall(SYS_close_range, chan ? 5 : 3, ~0u, CLOSE_RANGE_CLOEXEC) < 0)
         child_fail(a->report, STEP_FDS);
-    if (chdir(MNT_WORKDIR) < 0)
+    if (chdir(a->dir) < 0)
         child_fail(a->report, STEP_CHDIR);
     int res;
     if (limits_apply(a->rl, &res) < 0)
@@ -260,8 +273,8 @@ static int child_main(void *arg)
     for (int cap = 0; cap <= 63; cap++)
         if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
             child_fail(a->report, STEP_CAPS);
-    if (setgroups(0, NULL) < 0 || setresgid(a->s->gid, a->s->gid, a->s->gid) < 0 ||
-        setresuid(a->s->uid, a->s->uid, a->s->uid) < 0)
+    if (setgroups(0, NULL) < 0 || setresgid(a->gid, a->gid, a->gid) < 0 ||
+        setresuid(a->uid, a->uid, a->uid) < 0)
         child_fail(a->report, STEP_UID);
     /* The seccomp filter needs no installing: the cell put it on itself, and it is
      * inherited. */
@@ -546,19 +559,6 @@ static int grow(uint8_t **buf, size_t *cap, uint64_t want)
     return 0;
 }
 
-static int make_pipes(int in[2], int out[2], int err[2], int rep[2])
-{
-    in[0] = in[1] = out[0] = out[1] = err[0] = err[1] = rep[0] = rep[1] = -1;
-    if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 ||
-        pipe2(rep, O_CLOEXEC) < 0)
-        return -errno;
-    fcntl(in[1], F_SETFL, O_NONBLOCK);
-    fcntl(out[0], F_SETFL, O_NONBLOCK);
-    fcntl(err[0], F_SETFL, O_NONBLOCK);
-    fcntl(out[0], F_SETPIPE_SZ, 1 << 20); /* fewer wake-ups for chatty programs */
-    return 0;
-}
-
 static void close_pair(int p[2])
 {
     close_fd(&p[0]);
@@ -589,50 +589,131 @@ static const char *const *job_env(const struct supervisor *s, const char *const 
     return v;
 }
 
+/* Starts one process of the job (vfork semantics: the cell is suspended until the child
+ * execs or fails, so nothing of the cell's address space is copied; the cost of a run stays
+ * close to exec's). Returns its pid or -1 with errno. */
+static pid_t spawn(struct child_args *a)
+{
+    return clone(child_main, child_stack + sizeof(child_stack), CLONE_VM | CLONE_VFORK | SIGCHLD,
+                 a);
+}
+
+/* The pipes of a run: the first process's stdin, the shared stdout and stderr, the step
+ * report; for a grader job, the program's empty stdin and the channel both ways. */
+struct pipes {
+    int in[2], out[2], err[2], rep[2];
+    int nul[2], to_grader[2], to_program[2];
+};
+
+static int make_pipes(struct pipes *p, bool grader)
+{
+    int *all[] = {p->in, p->out, p->err, p->rep, p->nul, p->to_grader, p->to_program};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        all[i][0] = all[i][1] = -1;
+    for (size_t i = 0; i < (grader ? 7u : 4u); i++)
+        if (pipe2(all[i], O_CLOEXEC) < 0)
+            return -errno;
+    fcntl(p->in[1], F_SETFL, O_NONBLOCK);
+    fcntl(p->out[0], F_SETFL, O_NONBLOCK);
+    fcntl(p->err[0], F_SETFL, O_NONBLOCK);
+    fcntl(p->out[0], F_SETPIPE_SZ, 1 << 20); /* fewer wake-ups for chatty programs */
+    return 0;
+}
+
+static void close_pipes(struct pipes *p)
+{
+    int *all[] = {p->in, p->out, p->err, p->rep, p->nul, p->to_grader, p->to_program};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        close_pair(all[i]);
+}
+
+/* Starts the job's processes: the program alone, or the program then its grader (job.h).
+ * r->pid is the first process. Returns 0, or -1 with res set (SE). */
+static int start(struct supervisor *s, struct run *r, struct pipes *p, struct child_args *a,
+                 struct job_result *res)
+{
+    const struct job *j = r->job;
+    bool grader = j->grader_argc > 0;
+    if (grader && (s->grader_uid == 0 || s->grader_uid == s->uid)) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message), "this cell has no uid for a grader");
+        return -1;
+    }
+    char pathbuf[256];
+    a->uid = s->uid;
+    a->gid = s->gid;
+    a->dir = MNT_WORKDIR;
+    a->path = resolve(j->argv[0], pathbuf, sizeof(pathbuf));
+    a->argv = (char *const *)(uintptr_t)j->argv;
+    a->in = grader ? p->nul[0] : p->in[0];
+    a->chan_in = grader ? p->to_program[0] : -1;
+    a->chan_out = grader ? p->to_grader[1] : -1;
+    r->t0_ns = r->cpu_checked_ns = now_ns();
+    pid_t pid = spawn(a);
+    if (pid < 0) {
+        set_se(res, "clone", errno);
+        return -1;
+    }
+    if (grader) {
+        a->uid = a->gid = s->grader_uid;
+        a->dir = "/";
+        a->path = resolve(j->grader_argv[0], pathbuf, sizeof(pathbuf));
+        a->argv = (char *const *)(uintptr_t)j->grader_argv;
+        a->in = p->in[0];
+        a->chan_in = p->to_grader[0];
+        a->chan_out = p->to_program[1];
+        if ((pid = spawn(a)) < 0) {
+            set_se(res, "clone (grader)", errno);
+            kill(-1, SIGKILL);
+            return -1;
+        }
+    }
+    r->pid = pid;
+    return 0;
+}
+
 /* Forks and supervises; fills res from the run. */
 static void run_program(struct supervisor *s, struct run *r, struct job_result *res)
 {
-    int in[2], out[2], errp[2], rep[2];
+    struct pipes p;
     struct limits_plan rl;
-    char pathbuf[256], gpu_var[48];
+    char gpu_var[48];
     const char **owned_env = NULL;
     const char *const *env = job_env(s, r->job->env, &owned_env, gpu_var, sizeof(gpu_var));
     limits_plan(&r->lim, &rl);
-    if (make_pipes(in, out, errp, rep) < 0) {
+    if (make_pipes(&p, r->job->grader_argc > 0) < 0) {
         set_se(res, "pipe", errno);
         goto out;
     }
-    struct child_args a = {.s = s,
-                           .cg = r->cg,
+    struct child_args a = {.cg = r->cg,
                            .rl = &rl,
-                           .path = resolve(r->job->argv[0], pathbuf, sizeof(pathbuf)),
-                           .argv = (char *const *)(uintptr_t)r->job->argv,
                            .envp = (char *const *)(uintptr_t)env,
-                           .in = in[0],
-                           .out = out[1],
-                           .errout = errp[1],
-                           .report = rep[1]};
-    r->t0_ns = r->cpu_checked_ns = now_ns();
-    /* vfork semantics: the cell is suspended until the child execs (or fails), so nothing
-     * of the cell's address space is copied; the cost of a run stays close to exec's. */
-    r->pid =
-        clone(child_main, child_stack + sizeof(child_stack), CLONE_VM | CLONE_VFORK | SIGCHLD, &a);
-    if (r->pid < 0) {
-        set_se(res, "clone", errno);
+                           .out = p.out[1],
+                           .errout = p.err[1],
+                           .report = p.rep[1]};
+    if (start(s, r, &p, &a, res) < 0) {
+        int status;
+        while (waitpid(-1, &status, 0) > 0 || errno == EINTR)
+            ;
         goto out;
     }
-    close_fd(&in[0]);
-    close_fd(&out[1]);
-    close_fd(&errp[1]);
-    close_fd(&rep[1]);
-    r->in_fd = in[1];
-    r->out_fd = out[0];
-    r->err_fd = errp[0];
-    in[1] = out[0] = errp[0] = -1;
+    close_fd(&p.in[0]);
+    close_fd(&p.out[1]);
+    close_fd(&p.err[1]);
+    close_fd(&p.rep[1]);
+    r->in_fd = p.in[1];
+    r->out_fd = p.out[0];
+    r->err_fd = p.err[0];
+    p.in[1] = p.out[0] = p.err[0] = -1;
+    /* The channel and the program's stdin are the children's alone: closed here, a process's
+     * exit is seen at once by the other as EOF. */
+    close_pair(p.nul);
+    close_pair(p.to_grader);
+    close_pair(p.to_program);
     supervise(s, r);
 
     struct child_report cr = {0, 0};
-    if (read(rep[0], &cr, sizeof(cr)) != (ssize_t)sizeof(cr))
+    if (read(p.rep[0], &cr, sizeof(cr)) != (ssize_t)sizeof(cr))
         cr.step = 0;
     struct cg_stats st;
     char err[ERR_LEN];
@@ -652,10 +733,7 @@ static void run_program(struct supervisor *s, struct run *r, struct job_result *
     }
 out:
     free(owned_env);
-    close_pair(in);
-    close_pair(out);
-    close_pair(errp);
-    close_pair(rep);
+    close_pipes(&p);
     close_fd(&r->in_fd);
     close_fd(&r->out_fd);
     close_fd(&r->err_fd);

@@ -20,12 +20,13 @@
 #include "runners/seccomp.h"
 
 struct supervisor {
-    int index;          /* the cell's slot (names cgroups) */
-    unsigned uid, gid;  /* the job user */
-    int gpu;            /* the GPU this cell serves (CUDA_VISIBLE_DEVICES), or -1 */
-    struct cg_root cg;  /* the job tree, opened before pivot_root */
-    struct cg_job next; /* the next job's cgroup, created ahead of time */
-    struct cg_job last; /* the last job's cgroup, removed after its result is sent */
+    int index;           /* the cell's slot (names cgroups) */
+    unsigned uid, gid;   /* the job user */
+    unsigned grader_uid; /* a job's grader runs as this uid (and gid) */
+    int gpu;             /* the GPU this cell serves (CUDA_VISIBLE_DEVICES), or -1 */
+    struct cg_root cg;   /* the job tree, opened before pivot_root */
+    struct cg_job next;  /* the next job's cgroup, created ahead of time */
+    struct cg_job last;  /* the last job's cgroup, removed after its result is sent */
     bool last_ready;
     bool next_ready;
     bool dirs_clean; /* /w, /tmp and /dev/shm are empty */

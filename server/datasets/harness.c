@@ -458,6 +458,13 @@ static void build_harness(const struct json *p, const char *lang, const char *ba
     } else if (code) {
         json_set_str(r, "code", code);
         json_set_str(r, "harness", after);
+        if (strcmp(base, "python") == 0) {
+            /* the grader runs the prompt's own code for the tests, and calls the entry point
+             * (and any other name the prompt does not define) in the program */
+            json_set_str(r, "harness_setup", prefix);
+            if (*str_of(p, "entry_point"))
+                json_set_str(r, "entry_point", str_of(p, "entry_point"));
+        }
         if (asprintf(&h->program, "%s\n%s", code, after) < 0)
             h->program = NULL;
         free(code);

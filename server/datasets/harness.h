@@ -6,7 +6,9 @@
  * MultiPL-E samples are; cut at the problem's stop tokens) or, with extract, the code
  * server/datasets/extract finds in an LLM's answer, post-processed for harness problems. A harness
  * problem's program is `before + code + after` when the code continues the prompt, or
- * `preamble + code + after` when it defines the entry point itself; Go programs then get
+ * `preamble + code + after` when it defines the entry point itself (a Python request keeps
+ * `after` apart, as the grader's tests, with that prefix as their setup and the entry point
+ * named: server/judge/judge.h); Go programs then get
  * their imports merged (one package clause, one import block, unused imports dropped and
  * standard packages the code uses added). A stdin/stdout problem's program is the code, in
  * any language, against the problem's tests.

@@ -13,6 +13,7 @@
  */
 #include "server/http/request.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -274,11 +275,25 @@ static int parse_tests(const struct json *b, struct judge_request *r, struct req
     return 0;
 }
 
+/* An identifier of at most 128 ASCII letters, digits and underscores, not starting with a
+ * digit. */
+static bool entry_ok(const char *s)
+{
+    size_t n = strlen(s);
+    return n > 0 && n <= 128 && !isdigit((unsigned char)s[0]) &&
+           strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == n;
+}
+
 static int parse_harness(const struct json *b, struct judge_request *r, struct request_error *e)
 {
     const struct json *h = json_get(b, "harness");
-    if (!h)
+    if (!h) {
+        if (json_get(b, "harness_setup") || json_get(b, "entry_point"))
+            return request_fail(e, "value_error", "harness_setup and entry_point need a harness",
+                                json_get(b, "entry_point") ? "entry_point" : "harness_setup", NULL,
+                                NULL);
         return parse_tests(b, r, e);
+    }
     size_t len;
     if (!(r->harness = dup_str(h, &len)))
         return request_fail(e, "string_type", "harness must be a string of test code", "harness",
@@ -286,6 +301,13 @@ static int parse_harness(const struct json *b, struct judge_request *r, struct r
     if (json_get(b, "tests"))
         return request_fail(e, "value_error", "give tests or a harness, not both", "tests", NULL,
                             NULL);
+    const struct json *setup = json_get(b, "harness_setup"), *entry = json_get(b, "entry_point");
+    if (setup && !(r->harness_setup = dup_str(setup, &len)))
+        return request_fail(e, "string_type", "harness_setup must be a string of code",
+                            "harness_setup", NULL, NULL);
+    if (entry && (!(r->entry_point = dup_str(entry, &len)) || !entry_ok(r->entry_point)))
+        return request_fail(e, "value_error", "entry_point must be a name (letters, digits, _)",
+                            "entry_point", NULL, NULL);
     if (!(r->tests = calloc(1, sizeof(*r->tests))))
         return request_fail(e, "memory", "out of memory", "harness", NULL, NULL);
     r->ntests = 1;

@@ -2,17 +2,17 @@
  * judge: compile once, run each test, compare, reward.
  *
  * judge_run's steps, in order (each a function below):
- * 1. assemble_source: the program as compiled. With a harness, the language's template
- *    joins {code}, {tests} and a {marker}: 128 random bits from getrandom, printed by the
- *    template's trailer after the last check. A language without a trailer (compiled ones,
- *    whose tests hold main) joins code and harness and is judged by exit status alone, as the
- *    benchmarks' own harnesses are. No randomness is SE: a constant marker could be printed
- *    by any program.
+ * 1. assemble_source: the program as compiled. With a harness and a language that has a
+ *    grader (python), the tests never enter the program: the grader, a process of its own
+ *    under another uid (runners/job.h), runs them and calls the program's functions over a
+ *    channel, values crossing as literals, and its exit status is the verdict
+ *    (docs/integrity.md). Another language's harness is joined after the code and judged by
+ *    exit status alone, as the benchmarks' own harnesses are.
  * 2. program_build through the compile cache: CE, a compile TLE / MLE, or SE end here.
  * 3. build_checker: a checker is built once like the program; one that does not build is SE,
  *    never the program's fault.
- * 4. run_test per selected test: the run's status, then the marker (its own last line of
- *    stdout, removed from what is shown), the checker (run in its own sandbox job as
+ * 4. run_test per selected test: the run's status (a grader's exit status: a failed check
+ *    is WA, a call the program broke RE), then the checker (run in its own sandbox job as
  *    `checker input.txt output.txt answer.txt`; its exit status by testlib's convention, its
  *    reason the first line it wrote), or the comparison.
  * 5. the reward: passed / total, or all-or-nothing.
@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 /* ---- requests ----------------------------------------------------------------------------- */
 
@@ -94,6 +93,8 @@ void judge_request_free(struct judge_request *r)
     free(r->selected);
     free(r->code);
     free(r->harness);
+    free(r->harness_setup);
+    free(r->entry_point);
     free(r->checker_code);
     free(r);
 }
@@ -143,29 +144,10 @@ char *judge_join_harness(const char *tmpl, const char *code, const char *tests, 
     return out;
 }
 
-/* A fresh marker, "VERDICT-" and 16 hex digits. Returns 0, or -EIO without randomness. */
-static int new_marker(char out[40])
-{
-    uint8_t b[16];
-    if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
-        return -EIO;
-    int o = snprintf(out, 40, "VERDICT-");
-    for (int i = 0; i < 8; i++)
-        o += snprintf(out + o, (size_t)(40 - o), "%02x", b[i] ^ b[i + 8]);
-    return 0;
-}
-
-/* Removes the marker line at the end of out (if it is there); true when it was. */
-static bool take_marker(const uint8_t *out, size_t *len, const char *marker)
-{
-    size_t n = *len, m = strlen(marker);
-    while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == '\r'))
-        n--;
-    if (n < m || memcmp(out + n - m, marker, m) != 0 || (n > m && out[n - m - 1] != '\n'))
-        return false;
-    *len = n - m;
-    return true;
-}
+/* A graded harness's grader exits 0 when every check passed, GRADER_FAILED when one failed
+ * (WA), GRADER_BROKE when the program failed a call (RE); languages/python/grader.py. */
+#define GRADER_FAILED 1
+#define GRADER_BROKE  2
 
 /* ---- one run's result ---------------------------------------------------------------------- */
 
@@ -280,9 +262,11 @@ struct judging {
     const struct program_env *env;
     const struct judge_request *r;
     struct judge_result *res;
-    char marker[40];
-    char *source; /* heap when assembled, else r->code */
+    char *source;       /* heap when assembled, else r->code */
+    uint8_t *grader_in; /* a graded harness: the grader's stdin (heap) */
+    size_t grader_in_len;
     struct job_file *files;
+    int nfiles;
     struct job_file checker_source; /* must outlive ck */
     struct program p, ck;
     bool have_p, have_ck;
@@ -295,26 +279,56 @@ static void fail(struct judge_result *res, enum verdict v, const char *what, con
              detail ? detail : "");
 }
 
+/* The grader's stdin: its code, then the tests, the setup and the entry point, each after a
+ * NUL byte (request texts hold none). */
+static uint8_t *grader_input(const struct lang_grader *g, const struct judge_request *r,
+                             size_t *len)
+{
+    const char *parts[4] = {g->program, r->harness, r->harness_setup ? r->harness_setup : "",
+                            r->entry_point ? r->entry_point : ""};
+    size_t n = 0;
+    for (int i = 0; i < 4; i++)
+        n += strlen(parts[i]) + 1;
+    uint8_t *in = malloc(n), *o = in;
+    if (!in)
+        return NULL;
+    for (int i = 0; i < 4; i++) {
+        size_t k = strlen(parts[i]);
+        memcpy(o, parts[i], k);
+        o += k;
+        if (i < 3)
+            *o++ = '\0';
+    }
+    *len = (size_t)(o - in);
+    return in;
+}
+
+/* The program's source and work-dir files. A harness for a language with a grader stays out
+ * of the program: the code is joined to the host that serves the grader's calls, and the
+ * tests go to the grader's stdin. Another language's harness is joined after the code, the
+ * program judged by exit status alone. */
 static int assemble_source(struct judging *j)
 {
     const struct judge_request *r = j->r;
+    const struct lang_grader *g = r->harness ? r->lang->grader : NULL;
     j->source = r->code;
-    if (r->harness && r->lang->harness) {
-        if (new_marker(j->marker) < 0) {
-            fail(j->res, VERDICT_SE, "no randomness for the completion marker (getrandom)", NULL);
-            return -EIO;
-        }
-        j->source = judge_join_harness(r->lang->harness, r->code, r->harness, j->marker);
-    } else if (r->harness) { /* no trailer to print a marker: judged by exit status alone */
+    if (g) {
+        j->source = judge_join_harness(g->join, r->code, "", "");
+        j->grader_in = grader_input(g, r, &j->grader_in_len);
+    } else if (r->harness) {
         j->source = judge_join_harness("{code}\n{tests}\n", r->code, r->harness, "");
     }
-    j->files = calloc((size_t)r->nfiles + 1, sizeof(*j->files));
-    if (!j->source || !j->files) {
+    j->files = calloc((size_t)r->nfiles + 2, sizeof(*j->files));
+    if (!j->source || !j->files || (g && !j->grader_in)) {
         fail(j->res, VERDICT_SE, "out of memory assembling the program", NULL);
         return -ENOMEM;
     }
     memcpy(j->files, r->files, (size_t)r->nfiles * sizeof(*j->files));
-    j->files[r->nfiles] =
+    j->nfiles = r->nfiles;
+    if (g)
+        j->files[j->nfiles++] =
+            (struct job_file){g->host_file, 0644, (const uint8_t *)g->host, strlen(g->host)};
+    j->files[j->nfiles++] =
         (struct job_file){r->lang->source, 0644, (const uint8_t *)j->source, strlen(j->source)};
     return 0;
 }
@@ -325,8 +339,7 @@ static int build_program(struct judging *j)
     struct judge_compile *c = &j->res->compile;
     char err[ERR_LEN] = "";
     c->compiled_language = r->lang->compiled;
-    int rc =
-        program_build(j->env, r->lang, j->files, r->nfiles + 1, &r->compile_limits, &j->p, err);
+    int rc = program_build(j->env, r->lang, j->files, j->nfiles, &r->compile_limits, &j->p, err);
     if (rc < 0) {
         fail(j->res, VERDICT_SE, "the compile could not run", err);
         return rc;
@@ -377,24 +390,27 @@ static void run_test(struct judging *j, int i, struct judge_test_result *t)
     const struct judge_test *test = &r->tests[i];
     struct job_result res;
     uint8_t *payload;
-    struct program_io io = {.in = test->in,
-                            .in_len = test->in_len,
+    bool graded = j->grader_in != NULL;
+    struct program_io io = {.in = graded ? j->grader_in : test->in,
+                            .in_len = graded ? j->grader_in_len : test->in_len,
                             .limits = &r->limits,
                             .nfetch = r->nfetch,
-                            .fetch = (const char *const *)r->fetch};
+                            .fetch = (const char *const *)r->fetch,
+                            .graded = graded};
     program_run(j->env, &j->p, &io, &res, &payload);
     size_t out_len = res.out_len;
     t->index = i;
     t->verdict = verdict_of_job(res.status);
     const char *reason = res.message;
     char why[CMP_WHY] = "";
-    if (res.status != JOB_OK || r->run_only) {
-        /* the run's own verdict */
-    } else if (r->harness) {
-        if (*j->marker && !take_marker(res.out, &out_len, j->marker)) {
-            t->verdict = VERDICT_WA;
-            reason = "exited 0 before the checks finished (no completion marker)";
-        }
+    if (graded && res.status == JOB_RE && res.signal == 0 && res.exit_code == GRADER_FAILED) {
+        t->verdict = VERDICT_WA;
+        reason = "a check failed (the grader's traceback is in stderr)";
+    } else if (graded && res.status == JOB_RE && res.signal == 0 && res.exit_code == GRADER_BROKE) {
+        reason = "the program broke the grader's call: it raised, exited or answered with "
+                 "what is not a value (stderr)";
+    } else if (res.status != JOB_OK || r->run_only || r->harness) {
+        /* the run's own verdict; a harness passes by exiting 0 */
     } else if (r->checker_lang) {
         t->verdict = run_checker(j->env, &j->ck, test, &res, why, sizeof(why));
         reason = why;
@@ -454,6 +470,7 @@ void judge_run(const struct program_env *env, const struct judge_request *r,
         program_free(env, &j.ck);
     if (j.source != r->code)
         free(j.source);
+    free(j.grader_in);
     free(j.files);
 }
 

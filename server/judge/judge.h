@@ -8,9 +8,9 @@
  * judge_result into JSON; nothing here knows JSON.
  *
  * Tests are stdin/expected pairs compared by server/judge/compare (or a checker program), a
- * harness (test code joined to the program by the language's template, which passes only if
- * the program exits 0 *and* prints a secret marker, generated per run, after the last check),
- * or one plain run (`run_only`: /run_code, whose verdict is the run's own).
+ * harness (test code: run by the language's grader, out of the program's reach, where the
+ * language has one; else joined after the code, the program passing by exiting 0), or one
+ * plain run (`run_only`: /run_code, whose verdict is the run's own).
  */
 #ifndef VERDICT_JUDGE_H
 #define VERDICT_JUDGE_H
@@ -36,7 +36,10 @@ struct judge_test {
 struct judge_request {
     const struct lang *lang;
     char *code;             /* the program's source */
-    char *harness;          /* test code joined by the template, or NULL */
+    char *harness;          /* test code, or NULL (see judge_run) */
+    char *harness_setup;    /* with a grader: code the tests see, run by the grader only; NULL */
+    char *entry_point;      /* with a grader: a name the tests call that the program defines,
+                               even where the setup defines it too; NULL */
     int nfiles;             /* work-dir files besides the source, at most JUDGE_MAX_FILES */
     struct job_file *files; /* JUDGE_MAX_FILES slots; paths and data owned by the request */
     int ntests;             /* 1 for a harness or run_only */

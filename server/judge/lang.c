@@ -19,6 +19,7 @@
 
 #include "server/judge/toolchain.h"
 #include "server/util/json.h"
+#include "server/util/slurp.h"
 
 #define MAX_TEMPLATE (256 * 1024)
 #define MAX_BINDS    64
@@ -205,6 +206,71 @@ static int get_step(struct ctx *c, const struct json *obj, const char *where, st
     return get_limits(c, json_get(obj, "limits"), field, &st->limits);
 }
 
+/* The files named by key in obj (paths relative to the template's directory), joined. */
+static int read_joined(struct ctx *c, const struct json *obj, const char *key, char **out)
+{
+    char **files = NULL, field[64];
+    int n = 0, rc = 0;
+    snprintf(field, sizeof(field), "grader.%s", key);
+    *out = NULL;
+    if (get_strings(c, obj, key, "grader", false, true, &files, &n) < 0)
+        rc = -EINVAL;
+    const char *slash = strrchr(c->path, '/');
+    int dirlen = slash ? (int)(slash - c->path) : 1;
+    const char *dir = slash ? c->path : ".";
+    size_t len = 0;
+    for (int i = 0; rc == 0 && i < n; i++) {
+        char path[768], *text = NULL, e[ERR_LEN];
+        size_t tlen = 0;
+        if (files[i][0] == '/' || strstr(files[i], ".."))
+            rc =
+                fail(c, field, "\"%.60s\" is not a path inside the templates' directory", files[i]);
+        else if (snprintf(path, sizeof(path), "%.*s/%s", dirlen, dir, files[i]) >=
+                 (int)sizeof(path))
+            rc = fail(c, field, "path too long");
+        else if (slurp(path, MAX_TEMPLATE, &text, &tlen, e) < 0 || strlen(text) != tlen)
+            rc = fail(c, field, "%.60s: %.80s", files[i], text ? "holds a NUL byte" : e);
+        char *joined = rc == 0 ? realloc(*out, len + tlen + 1) : NULL;
+        if (rc == 0 && !joined)
+            rc = fail(c, field, "out of memory");
+        if (rc == 0) {
+            memcpy(joined + len, text, tlen + 1);
+            len += tlen;
+            *out = joined;
+        }
+        free(text);
+    }
+    for (int i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+    return rc;
+}
+
+static int get_grader(struct ctx *c, const struct json *obj, struct lang *l)
+{
+    static const char *const fields[] = {"argv", "program", "host", "host_file", "join", NULL};
+    if (!obj)
+        return 0;
+    if (!json_is_object(obj))
+        return fail(c, "grader", "must be an object");
+    struct lang_grader *g = l->grader = calloc(1, sizeof(*g));
+    if (!g)
+        return fail(c, "grader", "out of memory");
+    if (check_fields(c, "grader", obj, fields) < 0 ||
+        get_strings(c, obj, "argv", "grader", false, true, &g->argv, &g->argc) < 0 ||
+        read_joined(c, obj, "program", &g->program) < 0 ||
+        read_joined(c, obj, "host", &g->host) < 0 ||
+        get_string(c, obj, "host_file", false, &g->host_file) < 0 ||
+        get_string(c, obj, "join", false, &g->join) < 0)
+        return -EINVAL;
+    if (!job_path_ok(g->host_file) || strchr(g->host_file, '/') ||
+        (l->source && strcmp(g->host_file, l->source) == 0))
+        return fail(c, "grader.host_file", "must be a plain file name other than the source");
+    if (!strstr(g->join, "{code}"))
+        return fail(c, "grader.join", "must contain {code}");
+    return 0;
+}
+
 static bool name_ok(const char *s)
 {
     size_t n = strlen(s);
@@ -215,7 +281,7 @@ static int parse_doc(struct ctx *c, const struct json *doc, struct lang *l)
 {
     static const char *const fields[] = {"name",      "aliases",     "source",  "compile",
                                          "run",       "binds",       "version", "version_pick",
-                                         "needs_gpu", "description", "harness", NULL};
+                                         "needs_gpu", "description", "grader",  NULL};
     const char *name;
     bool gpu = false;
     if (!json_is_object(doc))
@@ -230,11 +296,8 @@ static int parse_doc(struct ctx *c, const struct json *doc, struct lang *l)
         get_strings(c, doc, "binds", "", true, false, &l->binds, &l->nbinds) < 0 ||
         get_strings(c, doc, "version", "", false, true, &l->version, &l->nversion) < 0 ||
         get_string(c, doc, "version_pick", true, &l->version_pick) < 0 ||
-        get_string(c, doc, "harness", true, &l->harness) < 0)
+        get_grader(c, json_get(doc, "grader"), l) < 0)
         return -EINVAL;
-    if (l->harness && (!strstr(l->harness, "{code}") || !strstr(l->harness, "{tests}") ||
-                       !strstr(l->harness, "{marker}")))
-        return fail(c, "harness", "must contain {code}, {tests} and {marker}");
     if (!job_path_ok(l->source) || strchr(l->source, '/'))
         return fail(c, "source", "must be a plain file name");
     for (int i = 0; i < l->naliases; i++)
@@ -314,7 +377,14 @@ void lang_free(struct lang *l)
     free_strings(l->binds, l->nbinds);
     free_strings(l->version, l->nversion);
     free(l->version_pick);
-    free(l->harness);
+    if (l->grader) {
+        free_strings(l->grader->argv, l->grader->argc);
+        free(l->grader->program);
+        free(l->grader->host);
+        free(l->grader->host_file);
+        free(l->grader->join);
+        free(l->grader);
+    }
     free(l);
 }
 

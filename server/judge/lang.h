@@ -27,6 +27,17 @@ struct lang_step {
     struct job_limits limits;
 };
 
+/* A grader for harness tests (runners/job.h): the tests run in a process of their own, out of
+ * the program's reach, and call the program's functions over a channel. */
+struct lang_grader {
+    int argc;
+    char **argv;     /* the grader process; its stdin: program, a NUL byte, the config JSON */
+    char *program;   /* the grader's code: the template's files, joined (heap) */
+    char *host;      /* the code that serves the grader's calls inside the program (heap) */
+    char *host_file; /* the work-dir file the host is written to */
+    char *join;      /* how the program's code starts the host: {code} and a trailer */
+};
+
 struct lang {
     char name[LANG_NAME];
     int naliases;
@@ -40,11 +51,11 @@ struct lang {
     int nbinds;
     char **binds; /* host directories cells must see read-only */
     int nversion;
-    char **version;     /* the version command */
-    char *version_pick; /* substring of the version line, or NULL: first line */
-    bool needs_gpu;     /* runs need a GPU */
-    char *harness;      /* how test code joins the program: {code}, {tests}, {marker}; or NULL */
-    char path[256];     /* the template file, for messages */
+    char **version;             /* the version command */
+    char *version_pick;         /* substring of the version line, or NULL: first line */
+    bool needs_gpu;             /* runs need a GPU */
+    struct lang_grader *grader; /* harness tests out of process, or NULL: joined to the code */
+    char path[256];             /* the template file, for messages */
     /* Filled by lang_probe: */
     bool available;
     char version_line[LANG_VERSION];

@@ -501,6 +501,12 @@ void program_run(const struct program_env *env, const struct program *p,
     for (int i = 0; io && i < io->nargs && i < PROGRAM_MAX_ARGS; i++)
         x.argv[argc++] = io->args[i];
     x.argv[argc] = NULL;
+    if (io && io->graded && !l->grader) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message), "run: %s has no grader", l->name);
+        free(files);
+        return;
+    }
     struct job j = {.argc = argc,
                     .argv = x.argv,
                     .nenv = l->run.nenv,
@@ -512,6 +518,10 @@ void program_run(const struct program_env *env, const struct program *p,
                     .nfetch = io ? io->nfetch : 0,
                     .fetch = io ? io->fetch : NULL,
                     .limits = lim};
+    if (io && io->graded) {
+        j.grader_argc = l->grader->argc;
+        j.grader_argv = (const char *const *)l->grader->argv;
+    }
     if (l->needs_gpu)
         pool_run_gpu(env->pool, &j, res, payload);
     else

@@ -73,12 +73,14 @@ struct program_io {
     const struct job_limits *limits; /* zero fields: the language's defaults; NULL: all */
     int nfetch;
     const char *const *fetch; /* work-dir files to return */
+    bool graded; /* run with the language's grader (runners/job.h): in is the grader's stdin */
 };
 
 /* Runs a built program once. The work dir holds the program's files (for a compiled
  * language, all but the source: data files the program reads). Fills res like pool_run (free
  * *payload after job_result_fini); SE with the reason when the program is not runnable, its
- * argv does not fit (an expanded entry past 511 bytes) or memory runs out. */
+ * argv does not fit (an expanded entry past 511 bytes) or memory runs out, or graded is asked
+ * of a language without a grader. */
 void program_run(const struct program_env *env, const struct program *p,
                  const struct program_io *io, struct job_result *res, uint8_t **payload);
 

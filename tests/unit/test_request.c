@@ -1,21 +1,14 @@
 /* Unit tests for server/http/request (the one parser of judging requests) and the parts of
  * server/judge/judge that need no sandbox: the bounds every route shares (files, fetch paths,
- * NUL in strings), harness joining with repeated placeholders, and a marker without
- * randomness being SE. Argument: the languages directory. */
+ * NUL in strings), harness joining with repeated placeholders, and a grader's fields.
+ * Argument: the languages directory. */
 #include "server/http/request.h"
 #include "server/judge/judge_internal.h"
 #include "test.h"
 
 #include <errno.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 static struct lang_set *langs;
 
@@ -158,43 +151,39 @@ static void test_join_repeated(void)
     free(s);
 }
 
-/* Without randomness the marker would be a constant any program could print: SE, before
- * anything is compiled (no sandbox is reached: env holds none). Checked in a child whose
- * getrandom fails (a seccomp filter of its own). */
-static void test_marker_without_randomness(void)
+/* A grader's setup and entry point: strings and a name, and only with a harness. */
+static void test_grader_fields(void)
 {
-    pid_t pid = fork();
-    ASSERT_TRUE(pid >= 0);
-    if (pid == 0) {
-        struct sock_filter f[] = {
-            BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-            BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getrandom, 0, 1),
-            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EIO),
-            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-        };
-        struct sock_fprog prog = {sizeof(f) / sizeof(f[0]), f};
-        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, 2, &prog))
-            _exit(77);
-        struct judge_request *r = NULL;
-        struct request_error e;
-        if (parse("{\"language\": \"python\", \"code\": \"def f(): return 1\", "
-                  "\"harness\": \"assert f() == 1\"}",
-                  REQUEST_JUDGE, &r, &e) < 0)
-            _exit(2);
-        struct program_env env = {0};
-        struct judge_result res;
-        judge_run(&env, r, &res);
-        int ok = res.status == VERDICT_SE && strstr(res.message, "randomness") && res.ran == 0;
-        judge_result_fini(&res);
+    struct judge_request *r = NULL;
+    struct request_error e;
+    ASSERT_INT_EQ(parse("{\"language\": \"python\", \"code\": \"def f(): return 1\", "
+                        "\"harness\": \"assert f() == g()\", \"harness_setup\": "
+                        "\"def g(): return 1\", \"entry_point\": \"f\"}",
+                        REQUEST_JUDGE, &r, &e),
+                  0);
+    ASSERT_STR_EQ(r->harness_setup, "def g(): return 1");
+    ASSERT_STR_EQ(r->entry_point, "f");
+    judge_request_free(r);
+    static const char *const bad[][2] = {
+        {"{\"language\": \"python\", \"code\": \"x\", \"harness\": \"y\", "
+         "\"entry_point\": \"f()\"}",
+         "entry_point"},
+        {"{\"language\": \"python\", \"code\": \"x\", \"harness\": \"y\", "
+         "\"entry_point\": \"9f\"}",
+         "entry_point"},
+        {"{\"language\": \"python\", \"code\": \"x\", \"harness\": \"y\", "
+         "\"harness_setup\": 3}",
+         "harness_setup"},
+        {"{\"language\": \"python\", \"code\": \"x\", \"tests\": [], "
+         "\"harness_setup\": \"z\"}",
+         "harness_setup"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        r = NULL;
+        ASSERT_TRUE(parse(bad[i][0], REQUEST_JUDGE, &r, &e) < 0);
+        ASSERT_STR_EQ(e.loc[0], bad[i][1]);
         judge_request_free(r);
-        _exit(ok ? 0 : 1);
     }
-    int st;
-    ASSERT_INT_EQ(waitpid(pid, &st, 0), pid);
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 77)
-        return; /* no seccomp here: nothing to show */
-    ASSERT_TRUE(WIFEXITED(st));
-    ASSERT_INT_EQ(WEXITSTATUS(st), 0);
 }
 
 static void test_verdict_names(void)
@@ -225,7 +214,7 @@ int main(int argc, char **argv)
     TEST_RUN(test_nul);
     TEST_RUN(test_run_code_shape);
     TEST_RUN(test_join_repeated);
-    TEST_RUN(test_marker_without_randomness);
+    TEST_RUN(test_grader_fields);
     TEST_RUN(test_verdict_names);
     lang_set_free(langs);
     return TEST_EXIT();
