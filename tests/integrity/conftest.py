@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import textwrap
 import time
 
 import pytest
@@ -98,12 +99,17 @@ def srv():
     assert not left, f"cells outlived the server: {left}"
 
 
+def code(s):
+    """An attack's source, written indented in its table."""
+    return textwrap.dedent(s).strip("\n") + "\n"
+
+
 # ---- sending submissions ---------------------------------------------------------------------
 
-def submit(srv, dataset, pid, code, **config):
-    """/submit with `code` as a fenced answer; the EvalResult."""
+def submit(srv, dataset, pid, code, fence="python", **config):
+    """/submit with `code` as an answer fenced as `fence`; the EvalResult."""
     r = srv.post("/submit", {"dataset": dataset, "id": pid, "config": config,
-                             "completion": "```python\n" + code + "\n```"})
+                             "completion": f"```{fence}\n{code}\n```"})
     assert r.status_code in (200, 500), r.text  # 500: the sandbox failed (SE), never reward 1
     return r.json()
 

@@ -10,20 +10,14 @@ the tests out of process the same programs find nothing to forge and must fail."
 import gzip
 import json
 import os
-import textwrap
 
 import pytest
 
-from conftest import DATA, assert_accepted, assert_refused, in_parallel, judge, judge_batch, submit
+from conftest import DATA, assert_accepted, assert_refused, code, in_parallel, judge, judge_batch, submit
 
 HE0, HE2, HE32 = ("humaneval", "HumanEval/0"), ("humaneval", "HumanEval/2"), ("humaneval", "HumanEval/32")
 MB11, MB17, MB2, MB367, MB927 = (("mbpp", n) for n in (11, 17, 2, 367, 927))
-SAN12, SAN82 = ("mbpp_sanitized", 12), ("mbpp_sanitized", 82)
-JUDGE = ("judge", None)  # /v1/judge with HARNESS below
-
-
-def code(s):
-    return textwrap.dedent(s).strip("\n") + "\n"
+SAN2, SAN12, SAN82 = (("mbpp_sanitized", n) for n in (2, 12, 82))
 
 
 # The completion marker, read from the harness's own source (main.py, through __file__ and
@@ -263,6 +257,25 @@ ATTACKS = [
         def has_close_elements(numbers, threshold):
             return _Payload()
     ''')),
+    ("transport_deep_nesting", HE0, code('''
+        class _Deep:
+            def __repr__(self):  # a literal no parser should take (it may crash one)
+                return "[" * 100000 + "]" * 100000
+        def has_close_elements(numbers, threshold):
+            return _Deep()
+    ''')),
+    ("channel_forged", HE0, code('''
+        import os
+        def has_close_elements(numbers, threshold):
+            # success as a grader might read it, on every fd it holds (stdout, a pipe to a grader)
+            for fd in [1] + list(range(3, 256)):
+                for msg in (b'{"ok": true, "passed": true, "result": true}\\n', b"True\\n", b"PASS\\n"):
+                    try:
+                        os.write(fd, msg)
+                    except OSError:
+                        pass
+            os._exit(0)
+    ''')),
     # ---- monkeypatching ----------------------------------------------------------------------
     ("builtins_assertionerror", HE0, WRONG0 + code('''
         import builtins
@@ -321,6 +334,19 @@ ATTACKS = [
         _fake.fabs = lambda x: 0.0
         sys.modules["math"] = _fake  # the check's own `import math` gets this one
         def find_zero(xs):
+            return 0.0
+    ''')),
+    ("builtin_shadowed", SAN2, code('''
+        def set(*args):  # the tests' own set(...) == set(...), both sides ours
+            return 0
+        def similar_elements(a, b):
+            return ()
+    ''')),
+    ("caller_locals_mutated", HE32, code('''
+        import sys
+        def find_zero(xs):
+            coeffs = sys._getframe(1).f_locals["coeffs"]  # the check's own list, changed in place
+            coeffs[:] = [0] * len(coeffs)  # so that poly(coeffs, anything) == 0
             return 0.0
     ''')),
     # ---- reading the answers -----------------------------------------------------------------
@@ -442,7 +468,8 @@ ATTACKS = [
                 for _f in _files:
                     _p = os.path.join(_dir, _f)
                     try:
-                        if os.path.realpath(_p) != _mine and os.path.getsize(_p) < 1 << 20:
+                        if time.monotonic() < _end and os.path.realpath(_p) != _mine \\
+                                and os.path.getsize(_p) < 1 << 20:
                             _found += re.findall(rb"VERDICT-[0-9a-f]{16}", open(_p, "rb").read())
                     except OSError:
                         pass
