@@ -107,10 +107,11 @@ def code(s):
 # ---- sending submissions ---------------------------------------------------------------------
 
 def submit(srv, dataset, pid, code, fence="python", **config):
-    """/submit with `code` as an answer fenced as `fence`; the EvalResult."""
+    """/submit with `code` as an answer fenced as `fence`; the EvalResult (a 500, the sandbox's
+    failure, is its {"detail"}: not judged)."""
     r = srv.post("/submit", {"dataset": dataset, "id": pid, "config": config,
                              "completion": f"```{fence}\n{code}\n```"})
-    assert r.status_code in (200, 500), r.text  # 500: the sandbox failed (SE), never reward 1
+    assert r.status_code in (200, 500), r.text
     return r.json()
 
 
@@ -127,7 +128,9 @@ def judge_batch(srv, bodies):
                  timeout=600)
     assert r.status_code == 200, r.text
     lines = [json.loads(l) for l in r.text.splitlines() if l.strip()]
-    got = {l["id"]: l.get("result", l) for l in lines}
+    refused = [l for l in lines if "result" not in l]
+    assert not refused, f"items not judged: {refused}"
+    got = {l["id"]: l["result"] for l in lines}
     assert set(got) == set(bodies), f"missing answers: {set(bodies) - set(got)}"
     return got
 
@@ -156,22 +159,35 @@ def submit_passed(res):
                 or (judged and judge_passed(judged)))
 
 
+def judged(res):
+    """The /v1/judge answer in a result (a /submit EvalResult holds it in extra.judge)."""
+    return res.get("extra", {}).get("judge", {}) if "accepted" in res else res
+
+
+def passed(res):
+    return submit_passed(res) if "accepted" in res else judge_passed(res)
+
+
 def brief(res):
     """The parts of a result that say why it failed or passed, for assertion messages."""
-    judged = res.get("extra", {}).get("judge", res)
+    j = judged(res)
     tests = [{k: t.get(k) for k in ("verdict", "reason", "exit_code", "stdout", "stderr")}
-             for t in (judged.get("tests") or [])[:3]]
-    return json.dumps({"reward": judged.get("reward"), "status": judged.get("status"),
+             for t in (j.get("tests") or [])[:3]]
+    return json.dumps({"reward": j.get("reward"), "status": j.get("status"),
                        "message": res.get("message") or res.get("detail"), "tests": tests})[:1500]
 
 
 def assert_refused(res):
-    """An attack's result: no reward 1, no pass flag, no test passed as a whole."""
-    passed = submit_passed(res) if "accepted" in res or "detail" in res else judge_passed(res)
-    assert not passed, "the attack got reward 1: " + brief(res)
+    """An attack's result: judged (not refused as a request, nor lost to the sandbox), no
+    reward 1, no pass flag, no test passed as a whole; and charged to the program, never SE
+    (SE is the server's own fault, which a trainer may skip or retry instead of scoring)."""
+    j = judged(res)
+    assert j.get("tests"), "the attack was not judged: " + brief(res)
+    assert not passed(res), "the attack got reward 1: " + brief(res)
+    assert j.get("status") != "SE" and all(t.get("verdict") != "SE" for t in j["tests"]), \
+        "the attack ended as SE, not as the program's verdict: " + brief(res)
 
 
 def assert_accepted(res):
     """A control's result: the honest solution passes."""
-    passed = submit_passed(res) if "accepted" in res else judge_passed(res)
-    assert passed, "the reference solution failed: " + brief(res)
+    assert passed(res), "the reference solution failed: " + brief(res)
