@@ -30,8 +30,11 @@ WITH_CHECKER = {**UNKNOWABLE, "compare": {"mode": "checker",
                                           "checker": {"language": "python", "code": CHECKER}}}
 LIMITS = {"limits": {"time_ms": 2000, "wall_ms": 5000}}
 SUM_OK = "a, b = map(int, input().split())\nprint(a + b)\n"
-# A program that waits until the process the judge started has ended (reparented, or gone,
-# or a zombie), so that what it does next happens strictly after the judged program exited.
+# A program that waits until the process the judge started has ended (a zombie, or gone), so
+# that what it does next happens strictly after the judged program exited. The late writers
+# then wait 200 ms more: the job's other processes are killed when the first one is reaped, so
+# a write in that gap would be heard (a window of microseconds, which only a machine starved
+# for 200 ms could stretch that far).
 AFTER_EXIT = code('''
     import os, time
     def _after(pid):
@@ -130,7 +133,7 @@ ATTACKS = [
         main = os.getpid()
         if os.fork() == 0:  # the child says the answer after the judged process has exited
             _after(main)
-            time.sleep(0.05)
+            time.sleep(0.2)
             print(a + b, flush=True)
             os._exit(0)
         os._exit(0)
@@ -142,7 +145,7 @@ ATTACKS = [
             os.setsid()
             if os.fork() == 0:
                 _after(main)
-                time.sleep(0.1)
+                time.sleep(0.2)
                 os.write(1, f"{a + b}\\n".encode())
             os._exit(0)
         os._exit(0)
@@ -221,7 +224,7 @@ DATASET_ATTACKS = [
         if os.fork() == 0:
             os.setsid()
             _after(main)
-            time.sleep(0.05)
+            time.sleep(0.2)
             os.write(1, f"{total}\\n".encode())
         os._exit(0)
     ''')),
