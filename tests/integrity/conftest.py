@@ -3,6 +3,7 @@ benchmark datasets imported at start (../shared/datasets, VERDICT_TEST_DATA, and
 shared by every module of tests/integrity. Every attack is a wrong solution sent as a real
 submission; the helpers here send them in parallel (bounded by the server's cells) and say
 whether one got reward 1."""
+import collections
 import concurrent.futures
 import json
 import os
@@ -12,6 +13,7 @@ import signal
 import subprocess
 import tempfile
 import textwrap
+import threading
 import time
 
 import pytest
@@ -65,6 +67,9 @@ class Server:
             if m or not line:
                 break
         assert m, f"server did not start: {said}"
+        # Its later stderr is read and dropped as it comes: a full pipe would stop the server.
+        threading.Thread(target=lambda: collections.deque(self.proc.stderr, maxlen=0),
+                         daemon=True).start()
         self.url = m.group(1)
         self.cells = cell_pids(self.proc.pid)
 
@@ -107,10 +112,10 @@ def code(s):
 # ---- sending submissions ---------------------------------------------------------------------
 
 def submit(srv, dataset, pid, code, fence="python", **config):
-    """/submit with `code` as an answer fenced as `fence`; the EvalResult (a 500, the sandbox's
-    failure, is its {"detail"}: not judged)."""
+    """/submit with `code` as an answer fenced as `fence` (None: the completion as it is); the
+    EvalResult (a 500, the sandbox's failure, is its {"detail"}: not judged)."""
     r = srv.post("/submit", {"dataset": dataset, "id": pid, "config": config,
-                             "completion": f"```{fence}\n{code}\n```"})
+                             "completion": f"```{fence}\n{code}\n```" if fence else code})
     assert r.status_code in (200, 500), r.text
     return r.json()
 

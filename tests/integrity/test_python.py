@@ -501,6 +501,21 @@ ATTACKS = [
     ''')),
 ]
 
+# Completions that continue the prompt (`is_freeform: false`, pretrain style), cut at the
+# problem's stop tokens (`\ndef`, `\nprint`...): the function's body, then module-level code.
+CONTINUED = {"extra": {"is_freeform": False}}
+CONTINUATIONS = [
+    ("continued_forged_marker", HE2, code('''
+            return 0.5  # the body, then the marker read from main.py and exit 0
+
+        import os, re
+        os.write(1, re.findall(rb"VERDICT-[0-9a-f]{16}", open(__file__, "rb").read())[-1] + b"\\n")
+        os._exit(0)
+    ''')),
+    ("continued_always_equal", HE0,
+     '    return type("_Always", (), {"__eq__": lambda s, o: True})()  # equal to True and False\n'),
+]
+
 # The same attacks against /v1/judge with a harness of the caller's own (HARNESS): sent as one
 # /v1/judge/batch, plus one through /v1/judge itself.
 LIMITS = {"time_ms": 1000, "wall_ms": 3000}
@@ -569,12 +584,15 @@ JUDGE_ATTACKS = [
 ]
 
 
-def references():
-    """The reference solution of every dataset problem attacked, as a completion."""
-    refs = {}
+def humaneval():
     with gzip.open(os.path.join(DATA, "HumanEval.jsonl.gz"), "rt") as f:
-        for row in map(json.loads, f):
-            refs[("humaneval", row["task_id"])] = row["prompt"] + row["canonical_solution"]
+        return {row["task_id"]: row for row in map(json.loads, f)}
+
+
+def references():
+    """The reference solution of every dataset problem attacked, as a whole answer."""
+    refs = {("humaneval", pid): row["prompt"] + row["canonical_solution"]
+            for pid, row in humaneval().items()}
     with open(os.path.join(DATA, "mbpp/mbpp.jsonl")) as f:
         for row in map(json.loads, f):
             refs[("mbpp", row["task_id"])] = row["code"]
@@ -595,6 +613,11 @@ def outcomes(srv):
     jobs += [(f"reference {ds} {pid}", ds, pid, refs[(ds, pid)]) for ds, pid in PROBLEMS]
     got = dict(zip([j[0] for j in jobs],
                    in_parallel(lambda name, ds, pid, src: submit(srv, ds, pid, src), jobs)))
+    canonical = {pid: row["canonical_solution"] for pid, row in humaneval().items()}
+    jobs = CONTINUATIONS + [(f"continued reference {pid}", (ds, pid), canonical[pid])
+                            for _, (ds, pid), _ in CONTINUATIONS]
+    got.update(zip([j[0] for j in jobs],
+                   in_parallel(lambda name, p, src: submit(srv, *p, src, None, **CONTINUED), jobs)))
     bodies = {name: {"language": "python", "code": src, "harness": HARNESS, "limits": LIMITS}
               for name, src in JUDGE_ATTACKS}
     bodies["judge_reference"] = {"language": "python", "code": DOUBLE, "harness": HARNESS,
@@ -605,13 +628,14 @@ def outcomes(srv):
     return got
 
 
-@pytest.mark.parametrize("name", [a[0] for a in ATTACKS] + [a[0] for a in JUDGE_ATTACKS]
+@pytest.mark.parametrize("name", [a[0] for a in ATTACKS + CONTINUATIONS + JUDGE_ATTACKS]
                          + ["judge_single exit_forged_marker"])
 def test_attack_fails(outcomes, name):
     assert_refused(outcomes[name])
 
 
 @pytest.mark.parametrize("name", [f"reference {ds} {pid}" for ds, pid in PROBLEMS]
+                         + [f"continued reference {p[1]}" for _, p, _ in CONTINUATIONS]
                          + ["judge_reference", "judge_single reference"])
 def test_reference_passes(outcomes, name):
     assert_accepted(outcomes[name])
