@@ -42,10 +42,36 @@ static char *join_list(const struct loader_ctx *c, const struct json *r, const c
     return out;
 }
 
-/* The function the first assert calls ("assert similar_elements(" -> similar_elements). */
-static void entry_from_asserts(const char *tests, char *out, size_t cap)
+/* Whether code defines name at its top level ("def name(" at the start of a line). */
+static bool defines(const char *code, const char *name, size_t n)
+{
+    for (const char *p = strstr(code, "def "); p; p = strstr(p + 1, "def ")) {
+        const char *q = p + 4;
+        while (*q == ' ')
+            q++;
+        if ((p == code || p[-1] == '\n') && strncmp(q, name, n) == 0 && q[n] == '(')
+            return true;
+    }
+    return false;
+}
+
+/* The function the tests check: the first name called in them that the reference solution
+ * defines ("assert set(similar_elements(" -> similar_elements, not the builtin set), else the
+ * first name the first assert calls. */
+static void entry_from_asserts(const char *tests, const char *code, char *out, size_t cap)
 {
     out[0] = '\0';
+    for (const char *w = tests; *w; w++) {
+        if (*w != '(' || w == tests || !(isalnum((unsigned char)w[-1]) || w[-1] == '_'))
+            continue;
+        const char *s = w;
+        while (s > tests && (isalnum((unsigned char)s[-1]) || s[-1] == '_'))
+            s--;
+        if (defines(code, s, (size_t)(w - s))) {
+            snprintf(out, cap, "%.*s", (int)(w - s), s);
+            return;
+        }
+    }
     const char *a = strstr(tests, "assert");
     if (!a)
         return;
@@ -83,7 +109,7 @@ static int norm_mbpp(const struct loader_ctx *c, const struct json *r, bool sani
         free(imports);
         return rc ? rc : -ENOMEM;
     }
-    entry_from_asserts(tests, entry, sizeof(entry));
+    entry_from_asserts(tests, code, entry, sizeof(entry));
     char *prompt = NULL;
     if (asprintf(&prompt, "%s\nYour code should pass these tests:\n\n%s", text, tests) < 0)
         prompt = NULL;
