@@ -11,8 +11,9 @@
 # define even where the setup defines it too).
 # Values the tests pass must be literals, the program's own values (handles), or Python's
 # builtins (by name); anything else is refused (TypeError), failing the check.
-# Exit status: 0 every check passed; FAILED a check failed (WA); BROKE the program failed a
-# call: it raised, exited, closed the channel or answered out of protocol (RE).
+# Exit status: 0 every check passed; FAILED a check failed on the program's answers (an
+# assertion, or the checks' own code raising on them: WA); BROKE the program failed a call: it
+# raised, exited, closed the channel or answered out of protocol (RE).
 
 import builtins
 import sys
@@ -43,13 +44,19 @@ def _send_handle(v):
 
 
 def _raised(name, message):
+    """The program's exception, as Python's own class of that name where there is one (the
+    tests may expect it), marked as the program's."""
+    e = None
     cls = getattr(builtins, name, None)
     if isinstance(cls, type) and issubclass(cls, Exception):
         try:
-            return cls(message)
+            e = cls(message)
         except Exception:
             pass
-    return ProgramRaised("%s: %s" % (name, message))
+    if e is None:
+        e = ProgramRaised("%s: %s" % (name, message))
+    e.raised_by_program = True
+    return e
 
 
 def _broke(why):
@@ -169,13 +176,10 @@ def main(tests, setup, entry):
     except ProgramBroke:
         status = BROKE
         traceback.print_exc()
-    except AssertionError:
-        status = FAILED
-        traceback.print_exc()
     except SystemExit as e:
         status = 0 if e.code in (None, 0) else FAILED
-    except BaseException:
-        status = BROKE
+    except BaseException as e:  # the checks failed on the answer, or the program raised
+        status = BROKE if getattr(e, "raised_by_program", False) else FAILED
         traceback.print_exc()
     if _state["broken"]:
         status = BROKE

@@ -405,7 +405,7 @@ static void run_test(struct judging *j, int i, struct judge_test_result *t)
     char why[CMP_WHY] = "";
     if (graded && res.status == JOB_RE && res.signal == 0 && res.exit_code == GRADER_FAILED) {
         t->verdict = VERDICT_WA;
-        reason = "a check failed (the grader's traceback is in stderr)";
+        reason = "a check failed on the program's answers (the traceback is in stderr)";
     } else if (graded && res.status == JOB_RE && res.signal == 0 && res.exit_code == GRADER_BROKE) {
         reason = "the program broke the grader's call: it raised, exited or answered with "
                  "what is not a value (stderr)";

@@ -172,11 +172,12 @@ def test_bench_against_the_server(srv, tmp_path):
     d = json.loads(p.stdout)
     # 3 problems with 2 of 2 passing, 3 with 1 of 2: pass@1 = (3*1 + 3*0.5)/6, pass@2 = 1.
     assert d["pass_at_k"] == {"1": 0.75, "2": 1.0}
-    assert d["verdicts"]["OK"] == 9 and d["verdicts"]["RE"] == 3
+    # "pass" answers None: a check fails on the answer (WA), nothing the program raised (RE)
+    assert d["verdicts"]["OK"] == 9 and d["verdicts"]["WA"] == 3
     lines = [json.loads(l) for l in open(out)]
     assert len(lines) == 12 and sum(l["passed"] for l in lines) == 9
     failed = [l for l in lines if not l["passed"]]
-    assert all(l["verdict"] == "RE" and l["failed_test"] == 0 for l in failed)
+    assert all(l["verdict"] == "WA" and l["failed_test"] == 0 for l in failed)
 
 
 def test_restart_does_not_parse_again(srv):

@@ -71,21 +71,29 @@ def test_compile_error_and_compile_once(server):
     assert again["compile"]["cached"] is True
 
 
-def test_harness_and_marker(server):
+def test_harness_graded(server):
+    """A Python harness runs in the grader, out of the program's reach (docs/integrity.md):
+    a failed check is WA, a call the program broke RE."""
     code = "def add(a, b):\n    return a + b\n"
     r = judge(server, language="python", code=code, harness="assert add(1, 2) == 3\n")
     assert r["reward"] == 1 and r["tests"][0]["verdict"] == "OK"
     r = judge(server, language="python", code=code, harness="assert add(1, 2) == 4\n")
-    assert r["reward"] == 0 and r["tests"][0]["verdict"] == "RE"
-    # An early exit(0) skips the checks: not a pass.
+    assert r["reward"] == 0 and r["tests"][0]["verdict"] == "WA"
+    assert "a check failed" in r["tests"][0]["reason"]
+    # An early exit(0) leaves the grader's call unanswered: the program broke it.
     sneaky = "import os\ndef add(a, b):\n    return 0\nos._exit(0)\n"
     r = judge(server, language="python", code=sneaky, harness="assert add(1, 2) == 3\n")
+    assert r["reward"] == 0 and r["tests"][0]["verdict"] == "RE"
+    assert "broke the grader's call" in r["tests"][0]["reason"]
+    # The setup is the grader's own (a prompt's helpers); the entry point is the program's even
+    # where the setup defines it, and even where a builtin has its name.
+    r = judge(server, language="python", code="def sum(a, b):\n    return a * b\n",
+              harness="assert sum(2, 3) == six()\n", harness_setup="def six():\n    return 6\n",
+              entry_point="sum")
+    assert r["reward"] == 1
+    r = judge(server, language="python", code="def six():\n    return 5\ndef f():\n    return 5\n",
+              harness="assert f() == six()\n", harness_setup="def six():\n    return 6\n")
     assert r["reward"] == 0 and r["tests"][0]["verdict"] == "WA"
-    assert "completion marker" in r["tests"][0]["reason"]
-    # Printing something like a marker does not help: it is secret and per run.
-    fake = "def add(a, b):\n    return 0\nprint('VERDICT-0000')\nimport sys; sys.exit(0)\n"
-    r = judge(server, language="python", code=fake, harness="assert add(1, 2) == 3\n")
-    assert r["reward"] == 0
 
 
 def test_harness_by_exit_status(server):

@@ -105,8 +105,9 @@ static void sh(const char *script, struct job_limits lim, struct outcome *o)
 
 static char verdict_exe[4096];
 
-/* Number of host processes owned by a job uid, other than the cells' spares (the next job's
- * process, confined but not yet exec'd: still the verdict binary). None may outlive its job. */
+/* Number of host processes owned by a job uid (a program's or a grader's), other than the cells'
+ * spares (the next job's process, confined but not yet exec'd: still the verdict binary). None may
+ * outlive its job. */
 static int host_job_processes(void)
 {
     DIR *d = opendir("/proc");
@@ -117,7 +118,7 @@ static int host_job_processes(void)
         if (e->d_name[0] < '0' || e->d_name[0] > '9')
             continue;
         snprintf(path, sizeof(path), "/proc/%s", e->d_name);
-        if (stat(path, &st) < 0 || st.st_uid < UID_BASE || st.st_uid >= UID_BASE + CELLS)
+        if (stat(path, &st) < 0 || st.st_uid < UID_BASE || st.st_uid >= UID_BASE + 2 * CELLS)
             continue;
         char exe[4096], link[320];
         snprintf(link, sizeof(link), "/proc/%s/exe", e->d_name);
@@ -179,7 +180,8 @@ static void test_stdin_env_files(void)
     run(&j, &o);
     ASSERT_INT_EQ(o.res.status, JOB_OK);
     char want[128];
-    snprintf(want, sizeof(want), "in!\nfile!\n-rwxr-xr-x\n%d\n", UID_BASE);
+    /* the cell's own uid (uidlock.h: the first free one at or above UID_BASE) */
+    snprintf(want, sizeof(want), "in!\nfile!\n-rwxr-xr-x\n%u\n", pool_cell_uid(pool, 0));
     ASSERT_STR_EQ(o.out, want);
     done(&o);
     /* The environment holds exactly what the job set, nothing of the cell's or the host's. */
@@ -209,6 +211,56 @@ static void test_exit_and_signal(void)
     ASSERT_INT_EQ(o.res.status, JOB_RE);
     ASSERT_STR_CONTAINS(o.res.message, "No such file");
     done(&o);
+}
+
+/* A grader job (runners/job.h): the grader runs as another uid, holds stdin, talks to the
+ * program over fds 3 and 4, is invisible to it in /proc and survives its kill(-1); its exit
+ * status is the job's, and its exit ends the job even while the program still runs. */
+static void test_grader(void)
+{
+    struct outcome o;
+    const char *prog[] = {"/bin/sh", "-c",
+                          "read x <&3; echo \"got $x\" >&4; kill -9 -1; echo killed >&4; "
+                          "echo \"stdin:$(cat)\"; stat -c 'visible uid %u' /proc/[0-9]* >&2; "
+                          "id -u >&2",
+                          NULL};
+    const char *grader[] = {"/bin/sh", "-c",
+                            "echo ping >&4; read y <&3; read z <&3; echo \"$y $z\"; cat; "
+                            "read u <&3; exit 5",
+                            NULL};
+    struct job j = {.argc = 3,
+                    .argv = prog,
+                    .grader_argc = 3,
+                    .grader_argv = grader,
+                    .stdin_data = (const uint8_t *)"secret\n",
+                    .stdin_len = 7};
+    run(&j, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_RE);
+    ASSERT_INT_EQ(o.res.exit_code, 5);
+    ASSERT_STR_CONTAINS(o.out, "got ping killed\n");
+    ASSERT_STR_CONTAINS(o.out, "secret\n");
+    ASSERT_STR_CONTAINS(o.out, "stdin:\n"); /* the program's stdin is empty */
+    char err[4096], uid[32];
+    size_t n = o.res.err_len < sizeof(err) - 1 ? o.res.err_len : sizeof(err) - 1;
+    memcpy(err, o.res.err, n);
+    err[n] = '\0';
+    unsigned prog_uid = pool_cell_uid(pool, 0);
+    snprintf(uid, sizeof(uid), "%u\n", prog_uid);
+    ASSERT_STR_CONTAINS(err, uid);
+    /* every process the program can see in /proc is its own */
+    for (const char *p = strstr(err, "visible uid "); p; p = strstr(p + 1, "visible uid "))
+        ASSERT_UINT_EQ(strtoul(p + 12, NULL, 10), prog_uid);
+    done(&o);
+    /* The grader's exit ends the job: the program's sleep does not hold it. */
+    const char *sleeper[] = {"/bin/sleep", "100", NULL};
+    const char *quick[] = {"/bin/sh", "-c", "id -u", NULL};
+    struct job k = {.argc = 2, .argv = sleeper, .grader_argc = 3, .grader_argv = quick};
+    run(&k, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_TRUE(o.res.wall_ms < 5000);
+    ASSERT_TRUE(strtoul(o.out, NULL, 10) != prog_uid && strtoul(o.out, NULL, 10) >= UID_BASE);
+    done(&o);
+    ASSERT_INT_EQ(host_job_processes(), 0);
 }
 
 static void test_cpu_limit(void)
@@ -603,6 +655,7 @@ int main(int argc, char **argv)
     TEST_RUN(test_exact_output);
     TEST_RUN(test_stdin_env_files);
     TEST_RUN(test_exit_and_signal);
+    TEST_RUN(test_grader);
     TEST_RUN(test_cpu_limit);
     TEST_RUN(test_wall_limit);
     TEST_RUN(test_memory_limit);
