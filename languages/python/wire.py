@@ -6,11 +6,11 @@
 # __eq__, __repr__ or __iter__ never runs and never crosses: what arrives is a plain value.
 # Anything else crosses as the text handle_of gives for it: H(n), a handle the sending side
 # keeps, or (from the grader only) B('name'), one of Python's builtins (a type the tests pass,
-# as in remove_datatype(t, int)). decode accepts exactly that grammar (ast.parse, then a walk
+# as in remove_datatype(t, int)). decode accepts exactly that grammar (a parse to an AST, then a walk
 # that builds only those types) and nothing else: nothing is called or imported, and the only
 # name it looks up is a builtin's, where the caller allows it (the program's side).
 
-import ast as _ast
+import _ast
 
 WIRE_DEPTH = 100  # nesting levels a value may have
 
@@ -103,4 +103,6 @@ def wire_builtin(v):
 
 
 def wire_decode(text, handle, builtins_ok=False):
-    return _wire_value(_ast.parse(text, mode="eval").body, handle, 0, builtins_ok)
+    # compile to an AST only (ast.parse without importing ast, which costs ~20 ms a process)
+    tree = compile(text, "<wire>", "eval", _ast.PyCF_ONLY_AST)
+    return _wire_value(tree.body, handle, 0, builtins_ok)

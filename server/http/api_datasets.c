@@ -384,7 +384,11 @@ static struct json *eval_result(const struct submit_work *w, const struct judge_
         json_set_null(r, "test_code");
     json_set(r, "tests", ts);
     struct json *extra = json_set(r, "extra", json_object());
-    json_set_str(extra, "verdict", res ? verdict_name(res->status) : "not run");
+    int failed_test;
+    const char *why;
+    /* the outcome, as a sample is scored: OK only when every test passed */
+    json_set_str(extra, "verdict", res ? verdict_name(judge_outcome(res, &failed_test, &why))
+                                       : "not run");
     if (res)
         json_set(extra, "judge", render_judged(res));
     return r;

@@ -161,6 +161,7 @@ def submit_passed(res):
     judged = res.get("extra", {}).get("judge", {})
     tests = res.get("tests") or []
     return bool(res.get("accepted") or (tests and all(t.get("passed") for t in tests))
+                or res.get("extra", {}).get("verdict") == "OK"
                 or (judged and judge_passed(judged)))
 
 

@@ -639,3 +639,38 @@ def test_attack_fails(outcomes, name):
                          + ["judge_reference", "judge_single reference"])
 def test_reference_passes(outcomes, name):
     assert_accepted(outcomes[name])
+
+
+def test_grader_out_of_reach(srv):
+    """The grader's own properties, read from both sides: the tests (run in the grader) see
+    another uid than the program's, a non-dumpable process, cwd /; the program sees no
+    process of the grader's uid in /proc and cannot signal any pid it does not own."""
+    program = code('''
+        import os, signal
+        def uid():
+            return os.getuid()
+        def visible_uids():
+            return sorted({os.stat("/proc/" + p).st_uid for p in os.listdir("/proc") if p.isdigit()})
+        def signal_all():
+            hit = 0
+            for p in range(2, 4096):
+                if p == os.getpid():
+                    continue
+                try:
+                    os.kill(p, 0)
+                    if os.stat("/proc/%d" % p).st_uid != os.getuid():
+                        hit += 1
+                except (ProcessLookupError, PermissionError, FileNotFoundError):
+                    pass
+            return hit
+    ''')
+    tests = code('''
+        import ctypes, os
+        assert ctypes.CDLL(None).prctl(3, 0, 0, 0, 0) == 0  # PR_GET_DUMPABLE
+        assert os.getcwd() == "/"
+        assert uid() != os.getuid()
+        assert visible_uids() == [uid()]
+        assert signal_all() == 0
+    ''')
+    r = judge(srv, {"language": "python", "code": program, "harness": tests})
+    assert r["reward"] == 1, r
