@@ -157,8 +157,12 @@ def _nondumpable():
         pass
 
 
+def _traceback():
+    import traceback  # here only: importing it costs ~20 ms, a passing run never needs it
+    traceback.print_exc()
+
+
 def main(tests, setup, entry):
-    import traceback
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)
     ns = {"__name__": "__main__", "__builtins__": ProgramNames(builtins.__dict__)}
@@ -175,12 +179,12 @@ def main(tests, setup, entry):
         exec(compile(tests, "<tests>", "exec"), ns)
     except ProgramBroke:
         status = BROKE
-        traceback.print_exc()
+        _traceback()
     except SystemExit as e:
         status = 0 if e.code in (None, 0) else FAILED
     except BaseException as e:  # the checks failed on the answer, or the program raised
         status = BROKE if getattr(e, "raised_by_program", False) else FAILED
-        traceback.print_exc()
+        _traceback()
     if _state["broken"]:
         status = BROKE
         print("verdict grader: %s" % _state["broken"], file=sys.stderr)
