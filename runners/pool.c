@@ -64,8 +64,8 @@ static int keep_strings(struct pool *p, const struct pool_config *cfg, char err[
 int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN])
 {
     *out = NULL;
-    if (cfg->cells < 1 || cfg->cells > 1024)
-        return err_set(err, -EINVAL, "cells must be 1..1024, not %d", cfg->cells);
+    if (cfg->cells < 1 || cfg->cells > POOL_MAX_CELLS)
+        return err_set(err, -EINVAL, "cells must be 1..%d, not %d", POOL_MAX_CELLS, cfg->cells);
     if (cfg->gpus < 0 || cfg->gpus > 64)
         return err_set(err, -EINVAL, "gpus must be 0..64, not %d", cfg->gpus);
     struct cg_host host;

@@ -14,13 +14,17 @@
 #include "runners/err.h"
 #include "runners/job.h"
 
+/* Cells in one pool at most: each takes two uids (its jobs', its graders') of the uid range,
+ * and the default range (uidlock.h) must leave room for smaller processes beside. */
+#define POOL_MAX_CELLS 512
+
 struct pool_config {
     int cells;       /* number of cells (concurrency), >= 1 */
     const char *exe; /* the verdict executable (runs `verdict __cell`); NULL: this one */
-    /* Each cell runs jobs as a uid (and that gid) of its own, the first of
-     * [uid_base, uid_base + uid_count) whose lock file under uid_lock_dir no other cell of
-     * any process holds (uidlock.h), held until pool_free. 0 / NULL: UIDLOCK_BASE,
-     * UIDLOCK_COUNT, UIDLOCK_DIR (60000..61183 under /run/verdict). */
+    /* Each cell runs jobs as a uid (and that gid) of its own, and their graders as a second
+     * one, each the first of [uid_base, uid_base + uid_count) whose lock file under
+     * uid_lock_dir no other cell of any process holds (uidlock.h), held until pool_free. 0 / NULL:
+     * UIDLOCK_BASE, UIDLOCK_COUNT, UIDLOCK_DIR (60000..61183 under /run/verdict). */
     unsigned uid_base;
     unsigned uid_count;
     const char *uid_lock_dir;

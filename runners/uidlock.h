@@ -18,7 +18,8 @@
 #include "runners/err.h"
 
 /* The default range, 60000..61183: below systemd's DynamicUser range (61184..65519) and far
- * above ordinary accounts; room for a 1024-cell server and several smaller processes. */
+ * above ordinary accounts; room for a 512-cell server (two uids a cell) and several smaller
+ * processes. */
 #define UIDLOCK_BASE  60000u
 #define UIDLOCK_COUNT 1184u
 /* The default lock directory (created 0700 when missing). */

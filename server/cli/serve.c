@@ -88,8 +88,8 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
     int port, rc;
     if (parse_listen(listen, host, sizeof(host), &port) < 0)
         return err_set(err, -EINVAL, "--listen %.100s: expected HOST:PORT", listen);
-    if (cells < 1 || cells > 1024)
-        return err_set(err, -EINVAL, "--cells must be 1..1024");
+    if (cells < 1 || cells > POOL_MAX_CELLS)
+        return err_set(err, -EINVAL, "--cells must be 1..%d", POOL_MAX_CELLS);
     if (max_header < (4u << 10) || max_header > (1u << 20))
         return err_set(err, -EINVAL, "--max-header must be 4K..1M");
     if (idle_ms < 1000 || idle_ms > 86400000)
