@@ -4,23 +4,26 @@
  * judge_run's steps, in order (each a function below):
  * 1. assemble_source: the program as compiled. With a harness, the language's template
  *    joins {code}, {tests} and a {marker}: 128 random bits from getrandom, printed by the
- *    template's trailer after the last check. A language without a trailer (compiled ones,
- *    whose tests hold main) joins code and harness and is judged by exit status alone, as the
- *    benchmarks' own harnesses are. No randomness is SE: a constant marker could be printed
- *    by any program.
+ *    template's trailer after the last check. A compiled language seal has a rule for (C,
+ *    C++, Go, Rust: their tests hold the entry) is rewritten by seal: the tests' entry wrapped
+ *    by one of ours that prints seal_marker (keyed on the sources, so the compile cache still
+ *    hits) on a line of its own once every check returned. Another language without a
+ *    trailer joins code and harness and is judged by exit status alone. No randomness is SE:
+ *    a constant marker could be printed by any program.
  * 2. program_build through the compile cache: CE, a compile TLE / MLE, or SE end here.
  * 3. build_checker: a checker is built once like the program; one that does not build is SE,
  *    never the program's fault.
  * 4. run_test per selected test: the run's status, then the marker (its own last line of
- *    stdout, removed from what is shown), the checker (run in its own sandbox job as
- *    `checker input.txt output.txt answer.txt`; its exit status by testlib's convention, its
- *    reason the first line it wrote), or the comparison.
+ *    stdout; for a sealed program a line anywhere in it; removed from what is shown), the checker
+ * (run in its own sandbox job as `checker input.txt output.txt answer.txt`; its exit status by
+ * testlib's convention, its reason the first line it wrote), or the comparison.
  * 5. the reward: passed / total, or all-or-nothing.
  * Output kept per test is an excerpt (JUDGE_EXCERPT bytes) except for run_only, whose one run
  * keeps what the sandbox captured (bounded by the run's stdout/stderr limits).
  */
 #include "server/judge/judge.h"
 #include "server/judge/judge_internal.h"
+#include "server/judge/seal.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -167,6 +170,28 @@ static bool take_marker(const uint8_t *out, size_t *len, const char *marker)
     return true;
 }
 
+/* Removes the line equal to marker (and the blank line seal's "\n" before it may leave), which
+ * may be anywhere in out: libtest and the testing package print their summaries after the
+ * tests' entry returns. True when it was there. out is the run's payload, ours to edit. */
+static bool take_marker_line(uint8_t *out, size_t *len, const char *marker)
+{
+    size_t n = *len, m = strlen(marker);
+    for (size_t at = 0; at + m <= n; at++) {
+        const uint8_t *e = out + at + m;
+        if ((at > 0 && out[at - 1] != '\n') || memcmp(out + at, marker, m) != 0)
+            continue;
+        size_t end = at + m + (e < out + n && *e == '\r');
+        if (end < n && out[end] != '\n')
+            continue;
+        end += end < n;
+        size_t from = at >= 2 && out[at - 1] == '\n' && out[at - 2] == '\n' ? at - 1 : at;
+        memmove(out + from, out + end, n - end);
+        *len = n - (end - from);
+        return true;
+    }
+    return false;
+}
+
 /* ---- one run's result ---------------------------------------------------------------------- */
 
 static uint8_t *copy_bytes(const uint8_t *p, size_t n, size_t cap, size_t *len)
@@ -281,6 +306,7 @@ struct judging {
     const struct judge_request *r;
     struct judge_result *res;
     char marker[40];
+    bool sealed;  /* the program is seal's: the marker line may be anywhere in stdout */
     char *source; /* heap when assembled, else r->code */
     struct job_file *files;
     struct job_file checker_source; /* must outlive ck */
@@ -305,6 +331,20 @@ static int assemble_source(struct judging *j)
             return -EIO;
         }
         j->source = judge_join_harness(r->lang->harness, r->code, r->harness, j->marker);
+    } else if (r->harness && seal_supports(r->lang->name)) { /* tests' entry wrapped (seal.h) */
+        char err[ERR_LEN] = "";
+        int rc = seal_marker(r->lang->name, r->code, r->harness, j->marker);
+        if (rc == 0)
+            rc = seal_program(r->lang->name, r->code, r->harness, j->marker, &j->source, err);
+        if (rc < 0) {
+            fail(j->res, VERDICT_SE,
+                 rc == -EIO      ? "no randomness for the completion marker (getrandom)"
+                 : rc == -EINVAL ? "the test code has no entry seal can wrap"
+                                 : "out of memory assembling the program",
+                 rc == -EINVAL ? err : NULL);
+            return rc;
+        }
+        j->sealed = true;
     } else if (r->harness) { /* no trailer to print a marker: judged by exit status alone */
         j->source = judge_join_harness("{code}\n{tests}\n", r->code, r->harness, "");
     }
@@ -391,7 +431,10 @@ static void run_test(struct judging *j, int i, struct judge_test_result *t)
     if (res.status != JOB_OK || r->run_only) {
         /* the run's own verdict */
     } else if (r->harness) {
-        if (*j->marker && !take_marker(res.out, &out_len, j->marker)) {
+        bool marked = j->sealed
+                          ? take_marker_line((uint8_t *)(uintptr_t)res.out, &out_len, j->marker)
+                          : !*j->marker || take_marker(res.out, &out_len, j->marker);
+        if (!marked) {
             t->verdict = VERDICT_WA;
             reason = "exited 0 before the checks finished (no completion marker)";
         }
