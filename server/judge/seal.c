@@ -37,19 +37,19 @@
 #include <sys/random.h>
 
 #include "runners/buf.h"
+#include "server/judge/lex.h"
 #include "server/util/sha256.h"
 
-enum dialect { DIALECT_C, DIALECT_GO, DIALECT_RUST };
 enum entry { ENTRY_MAIN, ENTRY_TESTMAIN, ENTRY_SENTINEL };
 
 static const struct rule {
     const char *language;
-    enum dialect dialect;
+    enum lex_dialect dialect;
     enum entry entry;
 } rules[] = {
-    {"c", DIALECT_C, ENTRY_MAIN},       {"cpp", DIALECT_C, ENTRY_MAIN},
-    {"go", DIALECT_GO, ENTRY_MAIN},     {"go_test", DIALECT_GO, ENTRY_TESTMAIN},
-    {"rust", DIALECT_RUST, ENTRY_MAIN}, {"rust_test", DIALECT_RUST, ENTRY_SENTINEL},
+    {"c", LEX_C, ENTRY_MAIN},       {"cpp", LEX_C, ENTRY_MAIN},
+    {"go", LEX_GO, ENTRY_MAIN},     {"go_test", LEX_GO, ENTRY_TESTMAIN},
+    {"rust", LEX_RUST, ENTRY_MAIN}, {"rust_test", LEX_RUST, ENTRY_SENTINEL},
 };
 
 static const struct rule *rule_of(const char *language)
@@ -108,236 +108,6 @@ int seal_marker(const char *language, const char *code, const char *tests,
     return 0;
 }
 
-/* ---- lexing ------------------------------------------------------------------------------- */
-
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_' || (unsigned char)c >= 0x80;
-}
-
-/* A C line splice at s: a backslash, optional blanks, a newline; its length, or 0. */
-static size_t splice_len(const char *s)
-{
-    if (*s != '\\')
-        return 0;
-    size_t n = 1;
-    while (s[n] == ' ' || s[n] == '\t' || s[n] == '\r')
-        n++;
-    return s[n] == '\n' ? n + 1 : 0;
-}
-
-/* The end of a quoted literal opened at s[i] (q), escapes honoured; an unterminated one ends
- * at the newline when multiline is false (C, Go), else at the end of the text. */
-static size_t quoted_end(const char *s, size_t i, char q, bool multiline)
-{
-    for (i++; s[i] && s[i] != q; i++) {
-        if (s[i] == '\n' && !multiline)
-            return i;
-        if (s[i] == '\\' && s[i + 1])
-            i++;
-    }
-    return s[i] ? i + 1 : i;
-}
-
-/* The end of a C++ raw string R"d( ... )d" whose R is at s[i], or i when it is none. */
-static size_t cpp_raw_end(const char *s, size_t i)
-{
-    size_t p = i;
-    while (p > 0 && p + 2 > i && strchr("u8UL", s[p - 1]))
-        p--;
-    bool prefix = p == i || (i - p == 1 && strchr("uUL", s[p])) ||
-                  (i - p == 2 && s[p] == 'u' && s[p + 1] == '8');
-    if (s[i] != 'R' || s[i + 1] != '"' || !prefix || (p > 0 && ident_char(s[p - 1])))
-        return i;
-    const char *d = s + i + 2, *open = strchr(d, '(');
-    if (!open || open - d > 16)
-        return i;
-    char close[20];
-    snprintf(close, sizeof(close), ")%.*s\"", (int)(open - d), d);
-    const char *e = strstr(open, close);
-    return e ? (size_t)(e - s) + strlen(close) : strlen(s);
-}
-
-/* The end of a Rust raw string r"..." / r#"..."# (also b, c prefixes) at s[i], or i. */
-static size_t rust_raw_end(const char *s, size_t i)
-{
-    size_t p = i;
-    if ((s[p] == 'b' || s[p] == 'c') && s[p + 1] == 'r')
-        p++;
-    if (s[p] != 'r' || (i > 0 && ident_char(s[i - 1])))
-        return i;
-    size_t hashes = 0;
-    for (p++; s[p] == '#'; p++)
-        hashes++;
-    if (s[p] != '"')
-        return i;
-    for (p++; s[p]; p++) {
-        size_t h = 0;
-        while (s[p] == '"' && h < hashes && s[p + 1 + h] == '#')
-            h++;
-        if (s[p] == '"' && h == hashes)
-            return p + 1 + hashes;
-    }
-    return p;
-}
-
-/* The end of a Rust character literal at s[i] ('x', '\n', 'é'), or i + 1 for a lifetime. */
-static size_t rust_char_end(const char *s, size_t i)
-{
-    if (s[i + 1] == '\\')
-        return quoted_end(s, i, '\'', false);
-    size_t n = 1;
-    while (((unsigned char)s[i + 1 + n] & 0xc0) == 0x80)
-        n++;
-    return s[i + 1] && s[i + 1 + n] == '\'' ? i + 2 + n : i + 1;
-}
-
-/* The end of a C preprocessor line at s[i]: its logical line, comments and literals in it
- * skipped, up to (not past) the newline. */
-static size_t directive_end(const char *s, size_t i)
-{
-    while (s[i] && s[i] != '\n') {
-        size_t sp = splice_len(s + i);
-        if (sp)
-            i += sp;
-        else if (s[i] == '/' && s[i + 1] == '*') {
-            const char *e = strstr(s + i + 2, "*/");
-            i = e ? (size_t)(e - s) + 2 : strlen(s);
-        } else if (s[i] == '/' && s[i + 1] == '/')
-            while (s[i] && (s[i] != '\n' || (i > 0 && s[i - 1] == '\\')))
-                i++;
-        else if (s[i] == '"' || s[i] == '\'')
-            i = quoted_end(s, i, s[i], false);
-        else
-            i++;
-    }
-    return i;
-}
-
-/* The end of a block comment at s[i] (Rust's nest). */
-static size_t block_comment_end(const char *s, size_t i, bool nest)
-{
-    int depth = 0;
-    while (s[i]) {
-        if (s[i] == '/' && s[i + 1] == '*')
-            depth++, i += 2;
-        else if (s[i] == '*' && s[i + 1] == '/') {
-            i += 2;
-            if (--depth == 0 || !nest)
-                return i;
-        } else
-            i++;
-    }
-    return i;
-}
-
-/* The end of a line comment at s[i] (C's continues past a splice), up to the newline. */
-static size_t line_comment_end(const char *s, size_t i, enum dialect d)
-{
-    while (s[i] && s[i] != '\n') {
-        size_t sp = d == DIALECT_C ? splice_len(s + i) : 0;
-        i += sp ? sp : 1;
-    }
-    return i;
-}
-
-enum skipped { SKIP_NONE, SKIP_COMMENT, SKIP_LITERAL, SKIP_DIRECTIVE };
-
-/* What starts at s[i] that is not code (a comment, a literal, a preprocessor line at the start
- * of a line), and where it ends. */
-static enum skipped skip_at(const char *s, size_t i, enum dialect d, bool bol, size_t *end)
-{
-    char c = s[i];
-    if (c == '/' && s[i + 1] == '/')
-        return *end = line_comment_end(s, i, d), SKIP_COMMENT;
-    if (c == '/' && s[i + 1] == '*')
-        return *end = block_comment_end(s, i, d == DIALECT_RUST), SKIP_COMMENT;
-    if (d == DIALECT_C && bol && (c == '#' || (c == '%' && s[i + 1] == ':')))
-        return *end = directive_end(s, i), SKIP_DIRECTIVE;
-    if (c == '"')
-        return *end = quoted_end(s, i, c, d == DIALECT_RUST), SKIP_LITERAL;
-    if (c == '`' && d == DIALECT_GO) {
-        const char *e = strchr(s + i + 1, '`');
-        return *end = e ? (size_t)(e - s) + 1 : strlen(s), SKIP_LITERAL;
-    }
-    if (c == '\'') {
-        *end = d == DIALECT_RUST ? rust_char_end(s, i) : quoted_end(s, i, c, false);
-        return *end > i + 1 ? SKIP_LITERAL : SKIP_NONE;
-    }
-    size_t e = d == DIALECT_C ? cpp_raw_end(s, i) : d == DIALECT_RUST ? rust_raw_end(s, i) : i;
-    return e != i ? (*end = e, SKIP_LITERAL) : SKIP_NONE;
-}
-
-struct lexer {
-    const char *s;
-    size_t i;
-    enum dialect d;
-    bool bol; /* nothing but blanks and comments since the last newline */
-};
-
-enum { TOK_END = 0, TOK_IDENT = 'a', TOK_OTHER = '0' };
-
-struct tok {
-    size_t at, len;
-    int kind; /* TOK_END, TOK_IDENT, TOK_OTHER (a number or literal), or the punctuation byte */
-};
-
-/* The next token; comments, blanks and preprocessor lines are skipped. */
-static struct tok lex_next(struct lexer *l)
-{
-    const char *s = l->s;
-    for (;;) {
-        size_t i = l->i, end, sp;
-        char c = s[i];
-        if (!c)
-            return (struct tok){i, 0, TOK_END};
-        if (c == '\n' || c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-            l->bol = l->bol || c == '\n';
-            l->i++;
-            continue;
-        }
-        if (l->d == DIALECT_C && (sp = splice_len(s + i))) {
-            l->i += sp;
-            continue;
-        }
-        enum skipped k = skip_at(s, i, l->d, l->bol, &end);
-        if (k == SKIP_COMMENT || k == SKIP_DIRECTIVE) {
-            l->i = end;
-            continue;
-        }
-        l->bol = false;
-        if (k == SKIP_LITERAL) {
-            l->i = end;
-            return (struct tok){i, end - i, TOK_OTHER};
-        }
-        if (ident_char(c)) {
-            bool num = isdigit((unsigned char)c);
-            while (ident_char(s[l->i]) || (num && (s[l->i] == '.' || s[l->i] == '\'')))
-                l->i++;
-            return (struct tok){i, l->i - i, num ? TOK_OTHER : TOK_IDENT};
-        }
-        l->i++;
-        return (struct tok){i, 1, (unsigned char)c};
-    }
-}
-
-static bool tok_is(const struct lexer *l, struct tok t, const char *word)
-{
-    return t.kind == TOK_IDENT && t.len == strlen(word) && strncmp(l->s + t.at, word, t.len) == 0;
-}
-
-/* Past the group opened by the token just read (open: '(' , '[' or '{'); the closing token,
- * or a TOK_END one. */
-static struct tok match_close(struct lexer *l, int open)
-{
-    int close = open == '(' ? ')' : open == '[' ? ']' : '}', depth = 1;
-    for (struct tok t = lex_next(l);; t = lex_next(l)) {
-        if (t.kind == TOK_END || (t.kind == close && --depth == 0))
-            return t;
-        depth += t.kind == open;
-    }
-}
-
 /* ---- edits ------------------------------------------------------------------------------ */
 
 struct edit {
@@ -346,9 +116,9 @@ struct edit {
 };
 
 struct edits {
-    struct edit e[512];
-    int n;
-    int err; /* -ENOMEM, or -E2BIG past the table */
+    struct edit *e; /* heap, cap entries */
+    int n, cap;
+    int err; /* -ENOMEM once an edit could not be kept */
 };
 
 static void edit_add(struct edits *es, size_t at, size_t del, const char *fmt, ...)
@@ -358,9 +128,15 @@ static void edit_add(struct edits *es, size_t at, size_t del, const char *fmt, .
 {
     if (es->err)
         return;
-    if (es->n >= (int)(sizeof(es->e) / sizeof(es->e[0]))) {
-        es->err = -E2BIG;
-        return;
+    if (es->n == es->cap) {
+        int cap = es->cap ? es->cap * 2 : 16;
+        struct edit *e = realloc(es->e, (size_t)cap * sizeof(*e));
+        if (!e) {
+            es->err = -ENOMEM;
+            return;
+        }
+        es->e = e;
+        es->cap = cap;
     }
     va_list ap;
     va_start(ap, fmt);
@@ -379,6 +155,7 @@ static void edits_fini(struct edits *es)
 {
     for (int i = 0; i < es->n; i++)
         free(es->e[i].text);
+    free(es->e);
 }
 
 static int edit_cmp(const void *a, const void *b)
@@ -451,7 +228,7 @@ static int c_macros(const char *code, struct buf *names)
     if (!t)
         return -ENOMEM;
     for (const char *p = code; *p;) {
-        size_t sp = splice_len(p);
+        size_t sp = lex_splice(p);
         if (sp)
             p += sp;
         else
@@ -467,14 +244,14 @@ static int c_macros(const char *code, struct buf *names)
             if (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\f' || *q == '\v')
                 q++;
             else if (q[0] == '/' && q[1] == '*')
-                q += block_comment_end(q, 0, false);
+                q += lex_block_comment_end(q, 0, false);
             else if (step == 0 && (*q == '#' || (q[0] == '%' && q[1] == ':')))
                 q += *q == '#' ? 1 : 2, step = 1;
-            else if (step == 1 && strncmp(q, "define", 6) == 0 && !ident_char(q[6]))
+            else if (step == 1 && strncmp(q, "define", 6) == 0 && !lex_ident_char(q[6]))
                 q += 6, step = 2;
-            else if (step == 2 && ident_char(*q) && !isdigit((unsigned char)*q)) {
+            else if (step == 2 && lex_ident_char(*q) && !isdigit((unsigned char)*q)) {
                 char *e = q;
-                while (ident_char(*e))
+                while (lex_ident_char(*e))
                     e++;
                 buf_printf(names, "#undef %.*s\n", (int)(e - q), q);
                 step = 3;
@@ -497,43 +274,44 @@ struct c_entry {
 /* Reads `( params ) {body}` after an entry's name; true with e's offsets filled. */
 static bool entry_body(struct lexer l, struct c_entry *e)
 {
-    struct tok t = lex_next(&l);
+    struct lex_tok t = lex_next(&l);
     if (t.kind != '(')
         return false;
     e->params = t.at + 1;
-    t = match_close(&l, '(');
+    t = lex_match(&l, '(');
     if (t.kind != ')')
         return false;
     e->params_len = t.at - e->params;
     if (lex_next(&l).kind != '{')
         return false;
-    t = match_close(&l, '{');
+    t = lex_match(&l, '{');
     e->close = t.at;
     return t.kind == '}';
 }
 
 /* Finds the function named name (after keyword kw when given: Go's func, Rust's fn) at the
  * text's top level. Returns 0 or -EINVAL. */
-static int find_entry(const char *s, enum dialect d, const char *kw, const char *name,
+static int find_entry(const char *s, enum lex_dialect d, const char *kw, const char *name,
                       struct c_entry *e)
 {
-    struct lexer l = {s, 0, d, true};
+    struct lexer l;
+    lex_init(&l, s, d);
     int depth = 0, low = 0, found_depth = 1;
     bool found = false;
-    struct tok prev = {0, 0, TOK_END};
+    struct lex_tok prev = {0, 0, TOK_END};
     memset(e, 0, sizeof(*e));
-    for (struct tok t = lex_next(&l); t.kind != TOK_END; prev = t, t = lex_next(&l)) {
+    for (struct lex_tok t = lex_next(&l); t.kind != TOK_END; prev = t, t = lex_next(&l)) {
         if (t.kind == '{')
             depth++;
         else if (t.kind == '}' && --depth < low) {
             low = depth;
             e->top = t.at + 1;
-        } else if (!found && depth == low && tok_is(&l, t, name) && (!kw || tok_is(&l, prev, kw)) &&
+        } else if (!found && depth == low && lex_is(&l, t, name) && (!kw || lex_is(&l, prev, kw)) &&
                    entry_body(l, e)) {
             found = true;
             found_depth = depth;
             e->name = t.at;
-            e->is_void = tok_is(&l, prev, "void");
+            e->is_void = lex_is(&l, prev, "void");
         }
     }
     return found && found_depth == low && e->name >= e->top ? 0 : -EINVAL;
@@ -546,13 +324,14 @@ static int c_param_names(const char *p, size_t len, struct buf *out)
     char *list = strndup(p, len);
     if (!list)
         return -ENOMEM;
-    struct lexer l = {list, 0, DIALECT_C, false};
-    struct tok last = {0, 0, TOK_END};
+    struct lexer l;
+    lex_init(&l, list, LEX_C);
+    struct lex_tok last = {0, 0, TOK_END};
     int idents = 0, rc = 0, n = 0;
-    for (struct tok t = lex_next(&l);; t = lex_next(&l)) {
+    for (struct lex_tok t = lex_next(&l);; t = lex_next(&l)) {
         if (t.kind == ',' || t.kind == TOK_END) {
             bool empty = n == 0 && t.kind == TOK_END && idents == 0;
-            bool only_void = n == 0 && t.kind == TOK_END && idents == 1 && tok_is(&l, last, "void");
+            bool only_void = n == 0 && t.kind == TOK_END && idents == 1 && lex_is(&l, last, "void");
             if (empty || only_void)
                 break;
             if (idents < 2) {
@@ -576,7 +355,7 @@ static int seal_c(const char *code, const char *tests, const char *marker, struc
                   char err[ERR_LEN])
 {
     struct c_entry e;
-    if (find_entry(tests, DIALECT_C, NULL, "main", &e) < 0)
+    if (find_entry(tests, LEX_C, NULL, "main", &e) < 0)
         return err_set(err, -EINVAL, "the tests define no main at their top level");
     struct buf names, args;
     buf_init(&names, 0);
@@ -634,9 +413,10 @@ static int seal_c(const char *code, const char *tests, const char *marker, struc
 /* Where the package clause ends (past its name), or 0 when the text does not start with one. */
 static size_t go_package_end(const char *s)
 {
-    struct lexer l = {s, 0, DIALECT_GO, true};
-    struct tok kw = lex_next(&l), name = lex_next(&l);
-    return tok_is(&l, kw, "package") && name.kind == TOK_IDENT ? name.at + name.len : 0;
+    struct lexer l;
+    lex_init(&l, s, LEX_GO);
+    struct lex_tok kw = lex_next(&l), name = lex_next(&l);
+    return lex_is(&l, kw, "package") && name.kind == TOK_IDENT ? name.at + name.len : 0;
 }
 
 /* The go_test entry: the testing package's TestMain, the marker printed when m.Run passed and
@@ -690,7 +470,7 @@ static int seal_go(const struct rule *r, const char *code, const char *tests, co
     if (!pkg)
         rc = err_set(err, -EINVAL, "the program has no package clause");
     else if (r->entry == ENTRY_MAIN &&
-             (find_entry(blank ? all : all + tests_at, DIALECT_GO, "func", "main", &e) < 0 ||
+             (find_entry(blank ? all : all + tests_at, LEX_GO, "func", "main", &e) < 0 ||
               e.params_len != 0))
         rc = err_set(err, -EINVAL, "the tests define no func main() at their top level");
     if (rc == 0) {
@@ -720,7 +500,7 @@ static int seal_go(const struct rule *r, const char *code, const char *tests, co
 
 /* std's macros a test may invoke; a candidate's macro_rules! of the same name would shadow
  * them, a path (::std::name!) it cannot. */
-static bool rust_std_macro(const struct lexer *l, struct tok t)
+static bool rust_std_macro(const struct lexer *l, struct lex_tok t)
 {
     static const char *const names[] = {
         "assert",          "assert_eq",       "assert_ne",   "debug_assert",
@@ -729,7 +509,7 @@ static bool rust_std_macro(const struct lexer *l, struct tok t)
         "eprint",          "matches",         "unreachable", "todo",
         "unimplemented",   "write",           "writeln",     "format_args"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        if (tok_is(l, t, names[i]))
+        if (lex_is(l, t, names[i]))
             return true;
     return false;
 }
@@ -750,27 +530,30 @@ struct rust_scan {
 /* After `#[test]`: further attributes, then `fn name(...)`, maybe `-> T`. */
 static void rust_test_fn(struct lexer l, struct rust_test *rt)
 {
-    struct tok t = lex_next(&l);
+    struct lex_tok t = lex_next(&l);
     while (t.kind == '#') {
         struct lexer at = l;
         if (lex_next(&at).kind == '[') {
-            struct tok a = lex_next(&at);
-            rt->should_panic = rt->should_panic || tok_is(&at, a, "should_panic");
-            rt->ignore = rt->ignore || tok_is(&at, a, "ignore");
+            struct lex_tok a = lex_next(&at);
+            rt->should_panic = rt->should_panic || lex_is(&at, a, "should_panic");
+            rt->ignore = rt->ignore || lex_is(&at, a, "ignore");
         }
         lex_next(&l);
-        match_close(&l, '[');
+        lex_match(&l, '[');
         t = lex_next(&l);
     }
-    while (t.kind == TOK_IDENT && !tok_is(&l, t, "fn"))
+    while ((t.kind == TOK_IDENT && !lex_is(&l, t, "fn")) || t.kind == '(') {
+        if (t.kind == '(') /* pub(crate) */
+            lex_match(&l, '(');
         t = lex_next(&l);
-    struct tok name = lex_next(&l);
-    if (!tok_is(&l, t, "fn") || name.kind != TOK_IDENT)
+    }
+    struct lex_tok name = lex_next(&l);
+    if (!lex_is(&l, t, "fn") || name.kind != TOK_IDENT)
         return;
     rt->name = name.at;
     rt->len = name.len;
-    if (lex_next(&l).kind == '(' && match_close(&l, '(').kind == ')') {
-        struct tok a = lex_next(&l), b = lex_next(&l);
+    if (lex_next(&l).kind == '(' && lex_match(&l, '(').kind == ')') {
+        struct lex_tok a = lex_next(&l), b = lex_next(&l);
         rt->returns = a.kind == '-' && b.kind == '>';
     }
 }
@@ -778,13 +561,15 @@ static void rust_test_fn(struct lexer l, struct rust_test *rt)
 /* Rewrites std macro invocations and finds the #[test] functions and their module. */
 static int rust_scan(const char *s, struct edits *es, struct rust_scan *sc)
 {
-    struct lexer l = {s, 0, DIALECT_RUST, true};
+    struct lexer l;
+    lex_init(&l, s, LEX_RUST);
     size_t open[256]; /* the '{' of each open brace */
     bool is_mod[256];
     int depth = 0, mod_depth = -1;
     bool next_is_mod = false;
-    struct tok prev = {0, 0, TOK_END}, prev2 = prev;
-    for (struct tok t = lex_next(&l); t.kind != TOK_END; prev2 = prev, prev = t, t = lex_next(&l)) {
+    struct lex_tok prev = {0, 0, TOK_END}, prev2 = prev;
+    for (struct lex_tok t = lex_next(&l); t.kind != TOK_END;
+         prev2 = prev, prev = t, t = lex_next(&l)) {
         if (t.kind == '{') {
             if (depth >= 256)
                 return -E2BIG;
@@ -796,18 +581,20 @@ static int rust_scan(const char *s, struct edits *es, struct rust_scan *sc)
                 sc->mod_close = t.at;
         } else if (t.kind == ';') {
             next_is_mod = false;
-        } else if (t.kind == TOK_IDENT && tok_is(&l, prev, "mod")) {
+        } else if (t.kind == TOK_IDENT && lex_is(&l, prev, "mod")) {
             next_is_mod = true;
         } else if (t.kind == TOK_IDENT && rust_std_macro(&l, t) && prev.kind != ':' &&
                    prev.kind != '.' && prev.kind != '$') {
             struct lexer a = l;
-            struct tok bang = lex_next(&a), group = lex_next(&a);
+            struct lex_tok bang = lex_next(&a), group = lex_next(&a);
             if (bang.kind == '!' && bang.at == t.at + t.len && strchr("([{", group.kind))
                 edit_add(es, t.at, 0, "::std::");
-        } else if (tok_is(&l, t, "test") && prev.kind == '[' && prev2.kind == '#') {
+        } else if (lex_is(&l, t, "test") && prev.kind == '[' && prev2.kind == '#') {
             struct lexer a = l;
-            if (lex_next(&a).kind != ']' || sc->ntests >= 256)
+            if (lex_next(&a).kind != ']')
                 continue;
+            if (sc->ntests >= 256)
+                return -EINVAL; /* more #[test] functions than the sentinel calls */
             int m = depth - 1;
             while (m >= 0 && !is_mod[m])
                 m--;
@@ -852,9 +639,11 @@ static int seal_rust(const struct rule *r, const char *code, const char *tests, 
     uint8_t mask[LINE_LEN], x[LINE_LEN];
     size_t n = marker_split(marker, mask, x);
     int rc = es && sc ? rust_scan(tests, es, sc) : -ENOMEM;
+    if (rc == -EINVAL || rc == -E2BIG)
+        rc = err_set(err, -EINVAL, "the tests nest braces past 256 or hold over 256 #[test]s");
     struct c_entry e;
     if (rc == 0 && r->entry == ENTRY_MAIN) {
-        if (find_entry(tests, DIALECT_RUST, "fn", "main", &e) < 0 || e.params_len != 0)
+        if (find_entry(tests, LEX_RUST, "fn", "main", &e) < 0 || e.params_len != 0)
             rc = err_set(err, -EINVAL, "the tests define no fn main() at their top level");
         else
             edit_add(es, e.name, 4, "verdict_tests_main_");
@@ -916,10 +705,10 @@ int seal_program(const char *language, const char *code, const char *tests, cons
     tests = tests ? tests : "";
     struct buf b;
     buf_init(&b, 0);
-    int rc = r->dialect == DIALECT_C    ? seal_c(code, tests, marker, &b, err)
-             : r->dialect == DIALECT_GO ? seal_go(r, code, tests, marker, &b, err)
-                                        : seal_rust(r, code, tests, marker, &b, err);
-    if (rc == -ENOMEM || rc == -E2BIG)
+    int rc = r->dialect == LEX_C    ? seal_c(code, tests, marker, &b, err)
+             : r->dialect == LEX_GO ? seal_go(r, code, tests, marker, &b, err)
+                                    : seal_rust(r, code, tests, marker, &b, err);
+    if (rc == -ENOMEM)
         err_set(err, rc, "out of memory sealing the program");
     if (rc == 0 && !(*out = buf_take(&b, NULL)))
         rc = err_set(err, -ENOMEM, "out of memory sealing the program");

@@ -244,6 +244,47 @@ static void test_marker_not_in_program(void)
     }
 }
 
+static void test_many_edits(void)
+{
+    char *tests = malloc(64 * 1024), *w = tests;
+    w += sprintf(w, "mod tests {\n#[test]\nfn t() {\n");
+    for (int i = 0; i < 2000; i++)
+        w += sprintf(w, "assert!(%d > 0);\n", i + 1);
+    sprintf(w, "}\n}\n");
+    int rc;
+    char *out = seal("rust_test", "", tests, &rc);
+    ASSERT_INT_EQ(rc, 0);
+    ASSERT_INT_EQ(count(out, "::std::assert!("), 2000);
+    free(out);
+    free(tests);
+}
+
+/* Bad test code or candidate code: every prefix of texts with unterminated comments and
+ * literals, never a crash, an error only -EINVAL. */
+static void test_truncated_input(void)
+{
+    static const char *const cases[][2] = {
+        {"c", "int main() { /* x */ char *s = \"}\\\"\"; char c = '\\''; return 0; }"},
+        {"cpp", "}\nint main() { auto s = R\"d(})d\"; // }\n return 0; }"},
+        {"go", "package main\nfunc main() { s := `}` + \"}\" + string('}') }\n"},
+        {"go_test", "package main\nimport \"testing\"\nfunc TestX(t *testing.T) { /* } */ }\n"},
+        {"rust", "}\nfn main() { let s = r#\"}\"#; let c = '}'; /* /* } */ */ }\n"},
+        {"rust_test", "mod tests { #[test] fn t<'a>() { let _ = b'}'; let _ = \"}\"; } }\n"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        size_t n = strlen(cases[i][1]);
+        for (size_t k = 0; k <= n; k++) {
+            char *t = strndup(cases[i][1], k), *out = NULL, err[ERR_LEN];
+            bool go = strncmp(cases[i][0], "go", 2) == 0;
+            int rc = seal_program(cases[i][0], go ? "" : t, go ? t : t, MARKER, &out, err);
+            ASSERT_TRUE(rc == 0 || rc == -EINVAL);
+            ASSERT_TRUE(rc == 0 ? out != NULL : *err != '\0');
+            free(out);
+            free(t);
+        }
+    }
+}
+
 int main(void)
 {
     TEST_RUN(test_supports);
@@ -256,5 +297,7 @@ int main(void)
     TEST_RUN(test_rust);
     TEST_RUN(test_marker);
     TEST_RUN(test_marker_not_in_program);
+    TEST_RUN(test_many_edits);
+    TEST_RUN(test_truncated_input);
     return TEST_EXIT();
 }
