@@ -648,11 +648,10 @@ static int seal_rust(const struct rule *r, const char *code, const char *tests, 
         else
             edit_add(es, e.name, 4, "verdict_tests_main_");
     } else if (rc == 0) {
-        if (sc->ntests == 0 || sc->mixed)
-            rc = err_set(err, -EINVAL,
-                         sc->ntests ? "the tests' #[test] functions are in more "
-                                      "than one module"
-                                    : "the tests have no #[test] function");
+        /* Tests without a #[test] (HumanEval-X Rust/32's are all commented out) get a sentinel
+         * that checks nothing: libtest passes them too, and there is no check to skip. */
+        if (sc->mixed)
+            rc = err_set(err, -EINVAL, "the tests' #[test] functions are in more than one module");
         buf_printf(&body, "\n#[test]\nfn verdict_seal_sentinel_() {\n");
         for (int i = 0; rc == 0 && i < sc->ntests; i++) {
             const struct rust_test *t = &sc->tests[i];

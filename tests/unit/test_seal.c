@@ -139,8 +139,9 @@ static void test_missing_entry(void)
     ASSERT_INT_EQ(rc, -EINVAL);
     ASSERT_NULL(seal("rust", "", "// fn main() {}\nfn other() {}\n", &rc));
     ASSERT_INT_EQ(rc, -EINVAL);
-    ASSERT_NULL(seal("rust_test", "", "mod tests { fn not_a_test() {} }", &rc));
-    ASSERT_INT_EQ(rc, -EINVAL);
+    ASSERT_NULL(
+        seal("rust_test", "", "mod a { #[test] fn x() {} }\nmod b { #[test] fn y() {} }", &rc));
+    ASSERT_INT_EQ(rc, -EINVAL); /* the sentinel would not see both */
 }
 
 static void test_go(void)
@@ -200,6 +201,16 @@ static void test_rust(void)
     ASSERT_INT_EQ(rc, 0);
     ASSERT_STR_CONTAINS(out, "fn verdict_tests_main_() {");
     ASSERT_STR_CONTAINS(out, "fn main() {\n    verdict_tests_main_();\n");
+    free(out);
+}
+
+static void test_rust_without_tests(void)
+{
+    /* HumanEval-X Rust/32: the tests are a comment; libtest passes them, so does the seal */
+    int rc;
+    char *out = seal("rust_test", "fn f() {}", "/*\nmod tests { #[test] fn t() {} }\n*/\n", &rc);
+    ASSERT_INT_EQ(rc, 0);
+    ASSERT_STR_CONTAINS(out, "*/\n\n#[test]\nfn verdict_seal_sentinel_() {\n    let verdict_k");
     free(out);
 }
 
@@ -295,6 +306,7 @@ int main(void)
     TEST_RUN(test_missing_entry);
     TEST_RUN(test_go);
     TEST_RUN(test_rust);
+    TEST_RUN(test_rust_without_tests);
     TEST_RUN(test_marker);
     TEST_RUN(test_marker_not_in_program);
     TEST_RUN(test_many_edits);
