@@ -14,9 +14,10 @@
  * 3. build_checker: a checker is built once like the program; one that does not build is SE,
  *    never the program's fault.
  * 4. run_test per selected test: the run's status, then the marker (its own last line of
- *    stdout; for a sealed program a line anywhere in it; removed from what is shown), the checker
- * (run in its own sandbox job as `checker input.txt output.txt answer.txt`; its exit status by
- * testlib's convention, its reason the first line it wrote), or the comparison.
+ *    stdout, or for a sealed program a line anywhere in it; removed from what is shown), the
+ *    checker (run in its own sandbox job as `checker input.txt output.txt answer.txt`; its
+ *    exit status by testlib's convention, its reason the first line it wrote), or the
+ *    comparison.
  * 5. the reward: passed / total, or all-or-nothing.
  * Output kept per test is an excerpt (JUDGE_EXCERPT bytes) except for run_only, whose one run
  * keeps what the sandbox captured (bounded by the run's stdout/stderr limits).

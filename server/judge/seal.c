@@ -1,20 +1,19 @@
 /*
  * seal: a compiled harness program that cannot pass by exiting early.
  *
- * How: our test code is lexed (comments, string, character and raw literals, C preprocessor
- * lines skipped; braces matched) and rewritten by a list of edits (insert / replace at an
- * offset), applied in order:
+ * How: our test code is walked by tokens (server/judge/lex: comments, string, character and
+ * raw literals, C preprocessor lines skipped; braces matched here) and rewritten by a list of edits
+ * (insert / replace at an offset), applied in order:
  * - C, C++: the tests' `main` becomes verdict_tests_main_ with `return 0;` before its closing
  *   brace (none for `void main`); where the tests' top level begins (after the closing braces
  *   of a prompt's open function, as MultiPL-E's tests start) every macro name the candidate's
  *   text #defines is #undef'd, then NDEBUG, and <assert.h> is included again; a `main` of ours
  *   with the tests' parameters follows the tests.
- * - Go: `import` of os, flag and testing under aliases of ours right after the package
- *   clause; go_test gets a TestMain that refuses test-selecting flags (-test.run, -test.skip,
- *   -test.list, -test.count) before and after m.Run; go renames the tests' `func main`. The
- *   dataset harness joins Go code and tests into the code (one import block), so with blank
- *   tests the whole text is searched: a second `main` or TestMain is a compile error, never a
- *   pass.
+ * - Go: `import` of os (and for go_test flag and testing) under aliases of ours right after
+ *   the package clause; go_test gets a TestMain that refuses test-selecting flags (-test.run,
+ * -test.skip, -test.list, -test.count) before and after m.Run; go renames the tests' `func main`.
+ * The dataset harness joins Go code and tests into the code (one import block), so with blank tests
+ * the whole text is searched: a second `main` or TestMain is a compile error, never a pass.
  * - Rust: the tests' invocations of std's macros become `::std::name!` (a candidate's
  *   macro_rules! of the same name cannot shadow a path); rust renames the tests' `fn main`;
  *   rust_test gets a sentinel #[test] in the module of the tests that calls every #[test]
