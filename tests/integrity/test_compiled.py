@@ -84,6 +84,16 @@ ATTACKS = {
                                RS_TESTS),
     "rust_test_macro_shadow": ("rust_test", RS_WRONG + "macro_rules! assert_eq { ($($t:tt)*) => {}; }\n",
                                RS_TESTS),
+    # an .init_array function rewrites argv[1] (--test-threads=1) into a test filter before
+    # libtest reads it: only tests named like the seal's sentinel run
+    "rust_test_argv_filter": ("rust_test", RS_WRONG +
+                              "#[used]\n#[link_section = \".init_array\"]\n"
+                              "static FILTER: extern \"C\" fn(i32, *mut *mut u8, *mut *mut u8) = filter;\n"
+                              "extern \"C\" fn filter(argc: i32, argv: *mut *mut u8, _e: *mut *mut u8) {\n"
+                              "    if argc < 2 { return; }\n"
+                              "    unsafe { let a = *argv.add(1);\n"
+                              "        for (i, c) in b\"sentinel\\0\".iter().enumerate() { *a.add(i) = *c; } }\n"
+                              "}\n", RS_TESTS),
     "rust_main_process_exit": ("rust", "fn add(a: i32, b: i32) -> i32 { std::process::exit(0) }\n",
                                RS_MAIN_TESTS),
     "rust_main_macro_shadow": ("rust", RS_WRONG + "macro_rules! assert_eq { ($($t:tt)*) => {}; }\n",
