@@ -5,7 +5,8 @@ Each attack is a wrong solution to a small problem (or a HumanEval-X / McEval pr
 from a constructor, a static object, atexit, a SIGABRT handler, os.Exit from init,
 syscall.Exit, std::process::exit), a rewrite of the tests by the preprocessor or by macros
 (assert, NDEBUG, main, candidate, macro_rules!), a TestMain of its own, a test filter forced
-through os.Args, or a printed marker look-alike. Each must now fail: verdict not OK and reward
+through os.Args or written into argv by an .init_array function, or a printed marker
+look-alike. Each must now fail: verdict not OK and reward
 below 1. The honest solutions beside them must still pass, so a failure here is the seal's
 doing, not a broken problem."""
 import re
