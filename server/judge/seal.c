@@ -362,19 +362,17 @@ static int seal_c(const char *code, const char *tests, const char *marker, struc
     int rc = c_macros(code, &names);
     if (rc == 0 && (rc = c_param_names(tests + e.params, e.params_len, &args)) == -EINVAL)
         err_set(err, rc, "the tests' main has an unnamed parameter");
-    struct edits *es = calloc(1, sizeof(*es));
-    if (rc == 0 && !es)
-        rc = -ENOMEM;
+    struct edits es = {0};
     if (rc == 0) {
-        edit_add(es, e.top, 0, "\n%s#undef NDEBUG\n#include <assert.h>\n",
+        edit_add(&es, e.top, 0, "\n%s#undef NDEBUG\n#include <assert.h>\n",
                  names.data ? names.data : "");
-        edit_add(es, e.name, 4, "verdict_tests_main_");
+        edit_add(&es, e.name, 4, "verdict_tests_main_");
         if (!e.is_void)
-            edit_add(es, e.close, 0, "\nreturn 0;\n");
+            edit_add(&es, e.close, 0, "\nreturn 0;\n");
         uint8_t mask[LINE_LEN], x[LINE_LEN];
         size_t n = marker_split(marker, mask, x);
         buf_printf(out, "%s\n", code);
-        apply_edits(out, tests, es);
+        apply_edits(out, tests, &es);
         buf_printf(out, "\n#include <stdio.h>\n#include <unistd.h>\nint main(%.*s)\n{\n",
                    (int)e.params_len, tests + e.params);
         buf_printf(out, "    static const volatile unsigned char verdict_k_[] = {");
@@ -397,11 +395,9 @@ static int seal_c(const char *code, const char *tests, const char *marker, struc
                         "    if (write(1, verdict_m_, sizeof(verdict_m_)) != "
                         "(long)sizeof(verdict_m_))\n"
                         "        return 1;\n    return 0;\n}\n");
-        rc = es->err ? es->err : out->err;
+        rc = es.err ? es.err : out->err;
     }
-    if (es)
-        edits_fini(es);
-    free(es);
+    edits_fini(&es);
     buf_fini(&names);
     buf_fini(&args);
     return rc;
@@ -631,13 +627,13 @@ static void rust_emit(struct buf *out, const uint8_t *mask, const uint8_t *x, si
 static int seal_rust(const struct rule *r, const char *code, const char *tests, const char *marker,
                      struct buf *out, char err[ERR_LEN])
 {
-    struct edits *es = calloc(1, sizeof(*es));
+    struct edits es = {0};
     struct rust_scan *sc = calloc(1, sizeof(*sc));
     struct buf body;
     buf_init(&body, 0);
     uint8_t mask[LINE_LEN], x[LINE_LEN];
     size_t n = marker_split(marker, mask, x);
-    int rc = es && sc ? rust_scan(tests, es, sc) : -ENOMEM;
+    int rc = sc ? rust_scan(tests, &es, sc) : -ENOMEM;
     if (rc == -EINVAL || rc == -E2BIG)
         rc = err_set(err, -EINVAL, "the tests nest braces past 256 or hold over 256 #[test]s");
     struct c_entry e;
@@ -645,7 +641,7 @@ static int seal_rust(const struct rule *r, const char *code, const char *tests, 
         if (find_entry(tests, LEX_RUST, "fn", "main", &e) < 0 || e.params_len != 0)
             rc = err_set(err, -EINVAL, "the tests define no fn main() at their top level");
         else
-            edit_add(es, e.name, 4, "verdict_tests_main_");
+            edit_add(&es, e.name, 4, "verdict_tests_main_");
     } else if (rc == 0) {
         /* Tests without a #[test] (HumanEval-X Rust/32's are all commented out) get a sentinel
          * that checks nothing: libtest passes them too, and there is no check to skip. */
@@ -669,22 +665,20 @@ static int seal_rust(const struct rule *r, const char *code, const char *tests, 
         rust_emit(&body, mask, x, n);
         buf_printf(&body, "}\n");
         if (rc == 0 && body.err == 0)
-            edit_add(es, sc->mod_close ? sc->mod_close : strlen(tests), 0, "%s", body.data);
+            edit_add(&es, sc->mod_close ? sc->mod_close : strlen(tests), 0, "%s", body.data);
         rc = rc ? rc : body.err;
     }
     if (rc == 0) {
         buf_printf(out, "%s\n", code);
-        apply_edits(out, tests, es);
+        apply_edits(out, tests, &es);
         if (r->entry == ENTRY_MAIN) {
             buf_printf(out, "\nfn main() {\n    verdict_tests_main_();\n");
             rust_emit(out, mask, x, n);
             buf_printf(out, "}\n");
         }
-        rc = es->err ? es->err : out->err;
+        rc = es.err ? es.err : out->err;
     }
-    if (es)
-        edits_fini(es);
-    free(es);
+    edits_fini(&es);
     free(sc);
     buf_fini(&body);
     return rc;
