@@ -2,6 +2,7 @@
 started with the compiled harness datasets (HumanEval-X, McEval) from ../shared/datasets."""
 import importlib.util
 import os
+import shutil
 import tempfile
 
 import pytest
@@ -28,4 +29,5 @@ def server():
     s = Server(cells=2, extra=("--datasets", d))
     yield s
     code, left = s.stop()
+    shutil.rmtree(d, ignore_errors=True)
     assert code == 0 and not left
