@@ -6,13 +6,17 @@
  *    grader (python), the tests never enter the program: the grader, a process of its own
  *    under another uid (runners/job.h), runs them and calls the program's functions over a
  *    channel, values crossing as literals, and its exit status is the verdict
- *    (docs/integrity.md). Another language's harness is joined after the code and judged by
- *    exit status alone, as the benchmarks' own harnesses are.
+ *    (docs/integrity.md). A compiled language seal has a rule for (C, C++, Go, Rust: their
+ *    tests hold the entry) is rewritten by seal: the tests' entry wrapped by one of ours that
+ *    prints seal_marker (keyed on the sources, so the compile cache still hits) on a line of
+ *    its own once every check returned; no randomness for the key is SE. Another language's
+ *    harness is joined after the code and judged by exit status alone.
  * 2. program_build through the compile cache: CE, a compile TLE / MLE, or SE end here.
  * 3. build_checker: a checker is built once like the program; one that does not build is SE,
  *    never the program's fault.
  * 4. run_test per selected test: the run's status (a grader's exit status: a failed check
- *    is WA, a call the program broke RE), then the checker (run in its own sandbox job as
+ *    is WA, a call the program broke RE; a sealed program's marker line, anywhere in stdout
+ *    and removed from what is shown), then the checker (run in its own sandbox job as
  *    `checker input.txt output.txt answer.txt`; its exit status by testlib's convention, its
  *    reason the first line it wrote), or the comparison.
  * 5. the reward: passed / total, or all-or-nothing.
@@ -21,6 +25,7 @@
  */
 #include "server/judge/judge.h"
 #include "server/judge/judge_internal.h"
+#include "server/judge/seal.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -149,6 +154,28 @@ char *judge_join_harness(const char *tmpl, const char *code, const char *tests, 
 #define GRADER_FAILED 1
 #define GRADER_BROKE  2
 
+/* Removes the line equal to marker (and the blank line seal's "\n" before it may leave), which
+ * may be anywhere in out: libtest and the testing package print their summaries after the
+ * tests' entry returns. True when it was there. out is the run's payload, ours to edit. */
+static bool take_marker_line(uint8_t *out, size_t *len, const char *marker)
+{
+    size_t n = *len, m = strlen(marker);
+    for (size_t at = 0; at + m <= n; at++) {
+        const uint8_t *e = out + at + m;
+        if ((at > 0 && out[at - 1] != '\n') || memcmp(out + at, marker, m) != 0)
+            continue;
+        size_t end = at + m + (e < out + n && *e == '\r');
+        if (end < n && out[end] != '\n')
+            continue;
+        end += end < n;
+        size_t from = at >= 2 && out[at - 1] == '\n' && out[at - 2] == '\n' ? at - 1 : at;
+        memmove(out + from, out + end, n - end);
+        *len = n - (end - from);
+        return true;
+    }
+    return false;
+}
+
 /* ---- one run's result ---------------------------------------------------------------------- */
 
 static uint8_t *copy_bytes(const uint8_t *p, size_t n, size_t cap, size_t *len)
@@ -262,6 +289,8 @@ struct judging {
     const struct program_env *env;
     const struct judge_request *r;
     struct judge_result *res;
+    char marker[SEAL_MARKER_LEN];
+    bool sealed;        /* the program is seal's: its marker line must be in stdout */
     char *source;       /* heap when assembled, else r->code */
     uint8_t *grader_in; /* a graded harness: the grader's stdin (heap) */
     size_t grader_in_len;
@@ -315,7 +344,21 @@ static int assemble_source(struct judging *j)
     if (g) {
         j->source = judge_join_harness(g->join, r->code, "", "");
         j->grader_in = grader_input(g, r, &j->grader_in_len);
-    } else if (r->harness) {
+    } else if (r->harness && seal_supports(r->lang->name)) { /* tests' entry wrapped (seal.h) */
+        char err[ERR_LEN] = "";
+        int rc = seal_marker(r->lang->name, r->code, r->harness, j->marker);
+        if (rc == 0)
+            rc = seal_program(r->lang->name, r->code, r->harness, j->marker, &j->source, err);
+        if (rc < 0) {
+            fail(j->res, VERDICT_SE,
+                 rc == -EIO      ? "no randomness for the completion marker (getrandom)"
+                 : rc == -EINVAL ? "the test code has no entry seal can wrap"
+                                 : "out of memory assembling the program",
+                 rc == -EINVAL ? err : NULL);
+            return rc;
+        }
+        j->sealed = true;
+    } else if (r->harness) { /* judged by exit status alone */
         j->source = judge_join_harness("{code}\n{tests}\n", r->code, r->harness, "");
     }
     j->files = calloc((size_t)r->nfiles + 2, sizeof(*j->files));
@@ -409,8 +452,15 @@ static void run_test(struct judging *j, int i, struct judge_test_result *t)
     } else if (graded && res.status == JOB_RE && res.signal == 0 && res.exit_code == GRADER_BROKE) {
         reason = "the program broke the grader's call: it raised, exited or answered with "
                  "what is not a value (stderr)";
-    } else if (res.status != JOB_OK || r->run_only || r->harness) {
-        /* the run's own verdict; a harness passes by exiting 0 */
+    } else if (res.status != JOB_OK || r->run_only) {
+        /* the run's own verdict */
+    } else if (j->sealed) {
+        if (!take_marker_line((uint8_t *)(uintptr_t)res.out, &out_len, j->marker)) {
+            t->verdict = VERDICT_WA;
+            reason = "exited 0 before the checks finished (no completion marker)";
+        }
+    } else if (r->harness) {
+        /* a harness without a grader or a seal passes by exiting 0 */
     } else if (r->checker_lang) {
         t->verdict = run_checker(j->env, &j->ck, test, &res, why, sizeof(why));
         reason = why;
