@@ -104,13 +104,13 @@ void judge_request_free(struct judge_request *r)
     free(r);
 }
 
-/* ---- the harness and its marker ----------------------------------------------------------- */
+/* ---- the harness and the sealed marker --------------------------------------------------- */
 
 /* The placeholder at p, if any: its value and length. */
-static const char *placeholder(const char *p, const char *const vals[3], size_t *skip)
+static const char *placeholder(const char *p, const char *const vals[2], size_t *skip)
 {
-    static const char *const names[3] = {"{code}", "{tests}", "{marker}"};
-    for (int i = 0; i < 3; i++) {
+    static const char *const names[2] = {"{code}", "{tests}"};
+    for (int i = 0; i < 2; i++) {
         size_t n = strlen(names[i]);
         if (strncmp(p, names[i], n) == 0) {
             *skip = n;
@@ -120,11 +120,11 @@ static const char *placeholder(const char *p, const char *const vals[3], size_t 
     return NULL;
 }
 
-/* The template with {code}, {tests} and {marker} filled, each as often as it appears (heap),
- * or NULL when out of memory. Two passes: the length, then the bytes. */
-char *judge_join_harness(const char *tmpl, const char *code, const char *tests, const char *marker)
+/* The template with {code} and {tests} filled, each as often as it appears (heap), or NULL
+ * when out of memory. Two passes: the length, then the bytes. */
+char *judge_join_harness(const char *tmpl, const char *code, const char *tests)
 {
-    const char *const vals[3] = {code, tests, marker};
+    const char *const vals[2] = {code, tests};
     size_t len = 0, skip;
     for (const char *p = tmpl, *v; *p;) {
         if ((v = placeholder(p, vals, &skip)))
@@ -342,7 +342,7 @@ static int assemble_source(struct judging *j)
     const struct lang_grader *g = r->harness ? r->lang->grader : NULL;
     j->source = r->code;
     if (g) {
-        j->source = judge_join_harness(g->join, r->code, "", "");
+        j->source = judge_join_harness(g->join, r->code, "");
         j->grader_in = grader_input(g, r, &j->grader_in_len);
     } else if (r->harness && seal_supports(r->lang->name)) { /* tests' entry wrapped (seal.h) */
         char err[ERR_LEN] = "";
@@ -359,7 +359,7 @@ static int assemble_source(struct judging *j)
         }
         j->sealed = true;
     } else if (r->harness) { /* judged by exit status alone */
-        j->source = judge_join_harness("{code}\n{tests}\n", r->code, r->harness, "");
+        j->source = judge_join_harness("{code}\n{tests}\n", r->code, r->harness);
     }
     j->files = calloc((size_t)r->nfiles + 2, sizeof(*j->files));
     if (!j->source || !j->files || (g && !j->grader_in)) {

@@ -5,8 +5,8 @@
 #ifndef VERDICT_JUDGE_INTERNAL_H
 #define VERDICT_JUDGE_INTERNAL_H
 
-/* tmpl with every {code}, {tests} and {marker} filled, as often as each appears (heap), or
- * NULL when out of memory. */
-char *judge_join_harness(const char *tmpl, const char *code, const char *tests, const char *marker);
+/* tmpl with every {code} and {tests} filled, as often as each appears (heap), or NULL when
+ * out of memory. */
+char *judge_join_harness(const char *tmpl, const char *code, const char *tests);
 
 #endif
