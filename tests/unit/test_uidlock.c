@@ -136,10 +136,11 @@ static void test_two_pools_get_disjoint_uids(void)
     release_child(pid, fds);
     pool_free(p);
     ASSERT_INT_EQ(rc, 0);
+    /* each cell takes two uids, its jobs' and its graders': theirs hold BASE..BASE+3 */
     ASSERT_UINT_EQ(theirs[0], UIDLOCK_BASE);
-    ASSERT_UINT_EQ(theirs[1], UIDLOCK_BASE + 1);
-    ASSERT_UINT_EQ(ours[0], UIDLOCK_BASE + 2); /* before uid locks: UIDLOCK_BASE, as theirs */
-    ASSERT_UINT_EQ(ours[1], UIDLOCK_BASE + 3);
+    ASSERT_UINT_EQ(theirs[1], UIDLOCK_BASE + 2);
+    ASSERT_UINT_EQ(ours[0], UIDLOCK_BASE + 4); /* before uid locks: UIDLOCK_BASE, as theirs */
+    ASSERT_UINT_EQ(ours[1], UIDLOCK_BASE + 6);
 }
 
 int main(int argc, char **argv)
