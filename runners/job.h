@@ -28,8 +28,13 @@
 
 /* Every field has a unit; 0 means "use the default" (job_limits_defaults). */
 struct job_limits {
-    int64_t cpu_ms;        /* CPU time, all threads and processes, ms -> TLE (cpu) */
-    int64_t wall_ms;       /* wall-clock time from exec to exit, ms -> TLE (wall) */
+    int64_t cpu_ms;        /* CPU time, all threads and processes, ms -> TLE (cpu) past it
+                              and its grace (runners/clock.h) */
+    int64_t wall_ms;       /* wall-clock time from exec to exit, not counting time spent
+                              waiting for a CPU, ms -> TLE (wall); SE when starved past
+                              the backstop (runners/clock.h) */
+    uint64_t instructions; /* user-mode instructions retired, all processes; 0 = no limit
+                              -> TLE (instructions), where the host can count them */
     uint64_t memory_bytes; /* cgroup memory limit, bytes, swap off -> MLE */
     uint64_t stack_bytes;  /* RLIMIT_STACK, bytes (default: the memory limit) */
     uint64_t stdout_bytes; /* captured stdout cap, bytes -> OLE, truncated */
@@ -62,7 +67,7 @@ struct job {
 };
 
 enum job_status { JOB_OK, JOB_RE, JOB_TLE, JOB_MLE, JOB_OLE, JOB_SE };
-enum job_clock { JOB_CLOCK_NONE, JOB_CLOCK_CPU, JOB_CLOCK_WALL };
+enum job_clock { JOB_CLOCK_NONE, JOB_CLOCK_CPU, JOB_CLOCK_WALL, JOB_CLOCK_INSTRUCTIONS };
 
 struct job_fetched {
     const char *path;
@@ -79,6 +84,8 @@ struct job_result {
     int64_t cpu_ms;           /* CPU time from the cgroup counter, ms */
     int64_t wall_ms;          /* wall time, ms */
     uint64_t memory_kib;      /* peak memory from the cgroup, KiB */
+    int64_t instructions;     /* user-mode instructions retired (runners/perf.h), -1 where
+                                 the host cannot count them */
     bool stdout_truncated, stderr_truncated;
     const uint8_t *out; /* stdout bytes, exact (borrowed) */
     size_t out_len;
@@ -96,6 +103,9 @@ void job_limits_defaults(struct job_limits *l);
 
 /* "OK", "RE", "TLE", "MLE", "OLE", "SE". */
 const char *job_status_name(enum job_status s);
+
+/* The limit a TLE names: "cpu", "wall", "instructions"; NULL for JOB_CLOCK_NONE. */
+const char *job_clock_name(enum job_clock c);
 
 /* Whether j can travel to a cell and be decoded there: 1..JOB_MAX_ARGS argv entries, at most
  * JOB_MAX_ARGS env entries, JOB_MAX_FILES files and fetches, no NULL string. Returns 0, or

@@ -1,0 +1,102 @@
+/* Unit tests for runners/clock (the time limits' arithmetic) and runners/perf where the host
+ * cannot count (this VM has no PMU): the CPU grace, the wall clock that does not charge
+ * waiting for a CPU, the backstop that makes a starved job SE, the schedstat parser. */
+#include "runners/clock.h"
+#include "runners/perf.h"
+#include "test.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MS 1000000LL
+
+static void test_cpu_grace(void)
+{
+    /* 10% of the limit, at least 50 ms */
+    ASSERT_INT_EQ(clock_cpu_allowed_ns(1000), 1100 * MS);
+    ASSERT_INT_EQ(clock_cpu_allowed_ns(10000), 11000 * MS);
+    ASSERT_INT_EQ(clock_cpu_allowed_ns(100), 150 * MS);
+    ASSERT_INT_EQ(clock_cpu_allowed_ns(500), 550 * MS); /* where the two meet */
+    ASSERT_INT_EQ(clock_cpu_allowed_ns(1), 51 * MS);
+    ASSERT_INT_EQ(clock_cpu_allowed_ns(300000), 330000 * MS);
+}
+
+static void test_wall_not_charged_for_waiting(void)
+{
+    /* a sleeper: no wait, TLE as soon as the limit passes */
+    ASSERT_INT_EQ(clock_wall_check(1000, 999 * MS, 0), CLOCK_WALL_RUNNING);
+    ASSERT_INT_EQ(clock_wall_check(1000, 1000 * MS, 0), CLOCK_WALL_RUNNING);
+    ASSERT_INT_EQ(clock_wall_check(1000, 1001 * MS, 0), CLOCK_WALL_TLE);
+    /* 4x oversubscribed: 2.5 s elapsed, 1.9 s of it waiting: 0.6 s charged */
+    ASSERT_INT_EQ(clock_wall_check(1000, 2500 * MS, 1900 * MS), CLOCK_WALL_RUNNING);
+    /* ... but what it did not wait for still counts */
+    ASSERT_INT_EQ(clock_wall_check(1000, 2500 * MS, 1400 * MS), CLOCK_WALL_TLE);
+    /* a wait longer than the elapsed time (tasks waiting in parallel) charges nothing */
+    ASSERT_INT_EQ(clock_wall_check(1000, 500 * MS, 900 * MS), CLOCK_WALL_RUNNING);
+}
+
+static void test_backstop(void)
+{
+    ASSERT_INT_EQ(clock_backstop_ns(1000), 3000 * MS);
+    /* still within its limit at the backstop: starved, not TLE */
+    ASSERT_INT_EQ(clock_wall_check(1000, 3000 * MS, 2500 * MS), CLOCK_WALL_RUNNING);
+    ASSERT_INT_EQ(clock_wall_check(1000, 3001 * MS, 2500 * MS), CLOCK_WALL_STARVED);
+    ASSERT_INT_EQ(clock_wall_check(1000, 9000 * MS, 9000 * MS), CLOCK_WALL_STARVED);
+    /* over its limit at the backstop: TLE wins */
+    ASSERT_INT_EQ(clock_wall_check(1000, 3001 * MS, 1000 * MS), CLOCK_WALL_TLE);
+}
+
+static void test_parse_schedstat(void)
+{
+    ASSERT_INT_EQ(clock_parse_schedstat("382000000 1208000000 57\n"), 1208000000);
+    ASSERT_INT_EQ(clock_parse_schedstat("0 0 0"), 0);
+    ASSERT_INT_EQ(clock_parse_schedstat(""), -EINVAL);
+    ASSERT_INT_EQ(clock_parse_schedstat("12"), -EINVAL);
+    ASSERT_INT_EQ(clock_parse_schedstat("12 x 3"), -EINVAL);
+    ASSERT_INT_EQ(clock_parse_schedstat("12 -5 3"), -EINVAL);
+}
+
+static void test_run_delay_of_self(void)
+{
+    ASSERT_TRUE(clock_run_delay_ns(getpid()) >= 0);
+    ASSERT_INT_EQ(clock_run_delay_ns(0x3fffffff), -ENOENT); /* no such task */
+}
+
+/* Without a PMU the counter does not open, with one of the errors that say so; with one, a
+ * child that execs is counted and the counter grows. */
+static void test_perf(void)
+{
+    int fd = perf_open();
+    if (fd < 0) {
+        ASSERT_TRUE(fd == -ENOENT || fd == -EOPNOTSUPP || fd == -ENODEV || fd == -EACCES ||
+                    fd == -EPERM || fd == -EINVAL);
+        ASSERT_INT_EQ(perf_read(fd), -EBADF);
+        printf("perf: no instruction counter here (%s): the unsupported path\n", strerror(-fd));
+        return;
+    }
+    int64_t before = perf_read(fd);
+    pid_t p = fork();
+    if (p == 0) {
+        execl("/bin/true", "true", (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    ASSERT_INT_EQ(waitpid(p, &status, 0), p);
+    int64_t after = perf_read(fd);
+    close(fd);
+    ASSERT_INT_EQ(before, 0); /* the opener never execs: it never counts */
+    ASSERT_TRUE(after > 10000);
+}
+
+int main(void)
+{
+    TEST_RUN(test_cpu_grace);
+    TEST_RUN(test_wall_not_charged_for_waiting);
+    TEST_RUN(test_backstop);
+    TEST_RUN(test_parse_schedstat);
+    TEST_RUN(test_run_delay_of_self);
+    TEST_RUN(test_perf);
+    return TEST_EXIT();
+}
