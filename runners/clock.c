@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-int64_t clock_cpu_allowed_ns(int64_t cpu_ms)
+int64_t clock_allowed_ns(int64_t limit_ms)
 {
-    int64_t grace = cpu_ms * CLOCK_GRACE_PERCENT / 100;
+    int64_t grace = limit_ms * CLOCK_GRACE_PERCENT / 100;
     if (grace < CLOCK_GRACE_MIN_MS)
         grace = CLOCK_GRACE_MIN_MS;
-    return (cpu_ms + grace) * 1000000LL;
+    return (limit_ms + grace) * 1000000LL;
 }
 
 int64_t clock_backstop_ns(int64_t wall_ms)
@@ -28,7 +28,7 @@ int64_t clock_backstop_ns(int64_t wall_ms)
 enum clock_wall clock_wall_check(int64_t wall_ms, int64_t elapsed_ns, int64_t waited_ns)
 {
     int64_t waited = waited_ns < elapsed_ns ? waited_ns : elapsed_ns;
-    if (elapsed_ns - waited > wall_ms * 1000000LL)
+    if (elapsed_ns - waited > clock_allowed_ns(wall_ms))
         return CLOCK_WALL_TLE;
     if (elapsed_ns > clock_backstop_ns(wall_ms))
         return CLOCK_WALL_STARVED;

@@ -8,8 +8,11 @@
  * with 4x as many jobs as cores: +12-19% measured here, benchmarks/flip_rate.py), so the
  * limit fires at limit + grace. The wall clock catches a program that sleeps or blocks: time
  * its tasks spent runnable but waiting for a CPU (their run delay, /proc/<tid>/schedstat) is
- * not charged to it; a job still starved at the backstop was held back by load, which is
- * ours to answer (SE), never the program's TLE.
+ * not charged to it, and it has the same grace, since what is charged (time on a CPU, time
+ * asleep) spreads as CPU time does; a job still starved at the backstop was held back by
+ * load, which is ours to answer (SE), never the program's TLE. A TLE is named "cpu" when
+ * the job had spent its CPU limit, whichever clock stopped it: /run_code gives both clocks
+ * the same limit, and a CPU-bound program's charged wall time is its CPU time.
  */
 #ifndef VERDICT_CLOCK_H
 #define VERDICT_CLOCK_H
@@ -21,9 +24,9 @@
 #define CLOCK_GRACE_PERCENT   10 /* ... and at least this share of the CPU limit */
 #define CLOCK_BACKSTOP_FACTOR 3  /* the wall backstop: this many wall limits of elapsed time */
 
-/* CPU time, ns, a job with a CPU limit of cpu_ms may use before it is TLE: the limit plus
- * max(CLOCK_GRACE_MIN_MS, CLOCK_GRACE_PERCENT% of it). Pure. */
-int64_t clock_cpu_allowed_ns(int64_t cpu_ms);
+/* Time, ns, a job with a CPU (or wall) limit of limit_ms may be charged before it is TLE:
+ * the limit plus max(CLOCK_GRACE_MIN_MS, CLOCK_GRACE_PERCENT% of it). Pure. */
+int64_t clock_allowed_ns(int64_t limit_ms);
 
 /* Elapsed wall time, ns, after which a job with a wall limit of wall_ms is stopped however
  * long it waited for a CPU: CLOCK_BACKSTOP_FACTOR times the limit. Pure. */
@@ -36,7 +39,8 @@ enum clock_wall {
 };
 
 /* The wall clock's state elapsed_ns after the job started, its tasks having waited waited_ns
- * runnable for a CPU (0 <= waited_ns; more than elapsed_ns is read as elapsed_ns). Pure. */
+ * runnable for a CPU (0 <= waited_ns; more than elapsed_ns is read as elapsed_ns): TLE once
+ * elapsed - waited passes clock_allowed_ns(wall_ms). Pure. */
 enum clock_wall clock_wall_check(int64_t wall_ms, int64_t elapsed_ns, int64_t waited_ns);
 
 /* The run delay in a /proc/<tid>/schedstat line ("<on-cpu ns> <run delay ns> <slices>"), ns,

@@ -26,7 +26,7 @@ static void put(struct limits_plan *p, int resource, rlim_t soft, rlim_t hard)
 void limits_plan(const struct job_limits *l, struct limits_plan *p)
 {
     p->n = 0;
-    int64_t allowed_ms = clock_cpu_allowed_ns(l->cpu_ms) / 1000000;
+    int64_t allowed_ms = clock_allowed_ns(l->cpu_ms) / 1000000;
     rlim_t cpu_s = (rlim_t)((allowed_ms + 999) / 1000) + 1;
     put(p, RLIMIT_CPU, cpu_s, cpu_s + 1);
     put(p, RLIMIT_STACK, l->stack_bytes, l->stack_bytes);

@@ -404,7 +404,7 @@ static void check_clocks(struct run *r)
         return;
     r->cpu_checked_ns = now;
     int64_t cpu = cg_job_cpu_ns(r->cg);
-    if (cpu > clock_cpu_allowed_ns(r->lim.cpu_ms))
+    if (cpu > clock_allowed_ns(r->lim.cpu_ms))
         stop(r, JOB_TLE, JOB_CLOCK_CPU);
 }
 
@@ -529,16 +529,17 @@ static bool exec_error(int e)
            e == ENAMETOOLONG || e == ETXTBSY;
 }
 
-/* Which clock makes the job TLE, or JOB_CLOCK_NONE: the one that stopped it, else the final
- * CPU counter past the limit and its grace (or the RLIMIT_CPU backstop's signals), else the
- * instruction count past its limit. */
+/* Which clock makes the job TLE, or JOB_CLOCK_NONE: the one that stopped it (named CPU when
+ * the job had spent its CPU limit: runners/clock.h), else the final CPU counter past the limit
+ * and its grace (or the RLIMIT_CPU backstop's signals), else the instruction count past its
+ * limit. */
 static enum job_clock tle_clock(const struct run *r, const struct cg_stats *st, int sig)
 {
-    int64_t allowed = clock_cpu_allowed_ns(r->lim.cpu_ms);
+    int64_t cpu = (int64_t)st->cpu_ns, allowed = clock_allowed_ns(r->lim.cpu_ms);
     if (r->limit == JOB_TLE)
-        return r->clock;
-    if ((int64_t)st->cpu_ns > allowed || sig == SIGXCPU ||
-        (sig == SIGKILL && (int64_t)st->cpu_ns >= allowed))
+        return r->clock == JOB_CLOCK_WALL && cpu >= r->lim.cpu_ms * 1000000LL ? JOB_CLOCK_CPU
+                                                                              : r->clock;
+    if (cpu > allowed || sig == SIGXCPU || (sig == SIGKILL && cpu >= allowed))
         return JOB_CLOCK_CPU;
     if (r->lim.instructions && r->instructions > (int64_t)r->lim.instructions)
         return JOB_CLOCK_INSTRUCTIONS;
