@@ -387,7 +387,8 @@ static void read_waits(struct run *r, long long now)
 static void check_clocks(struct run *r)
 {
     long long now = now_ns(), elapsed = now - r->t0_ns;
-    if (now - r->wait_checked_ns >= WAIT_MS * 1000000LL ||
+    long long waits_read = r->wait_checked_ns > r->t0_ns ? r->wait_checked_ns : r->t0_ns;
+    if (now - waits_read >= WAIT_MS * 1000000LL ||
         clock_wall_check(r->lim.wall_ms, elapsed, r->waited_ns) != CLOCK_WALL_RUNNING)
         read_waits(r, now);
     switch (clock_wall_check(r->lim.wall_ms, elapsed, r->waited_ns)) {
@@ -736,6 +737,7 @@ int supervisor_run(struct supervisor *s, const struct job *j, struct job_result 
                    char err[ERR_LEN])
 {
     memset(res, 0, sizeof(*res));
+    res->instructions = -1;
     struct run r = {.job = j,
                     .lim = j->limits,
                     .in_fd = -1,

@@ -152,7 +152,7 @@ static void print_json(const struct job_result *r, const struct program *p)
     json_set_num(o, "signal", r->signal);
     json_set_num(o, "cpu_ms", (double)r->cpu_ms);
     json_set_num(o, "wall_ms", (double)r->wall_ms);
-    if (r->instructions >= 0)
+    if (r->instructions > 0)
         json_set_num(o, "instructions", (double)r->instructions);
     json_set_num(o, "memory_kib", (double)r->memory_kib);
     json_set_bytes(o, "stdout", r->out, r->out_len);

@@ -21,7 +21,7 @@ static struct json *test_json(const struct judge_test_result *t)
     json_set_num(o, "time_ms", (double)t->cpu_ms);
     json_set_num(o, "wall_ms", (double)t->wall_ms);
     json_set_num(o, "memory_kib", (double)t->memory_kib);
-    if (t->instructions >= 0)
+    if (t->instructions > 0) /* counted: never 0 for a program that ran */
         json_set_num(o, "instructions", (double)t->instructions);
     if (t->verdict == VERDICT_TLE && t->limit != JOB_CLOCK_NONE)
         json_set_str(o, "limit", job_clock_name(t->limit));
@@ -85,7 +85,7 @@ static struct json *command_result(const struct judge_test_result *t)
     json_set_str(o, "verdict", verdict_name(t->verdict));
     json_set_num(o, "cpu_time", (double)t->cpu_ms / 1000.0);
     json_set_num(o, "memory_kib", (double)t->memory_kib);
-    if (t->instructions >= 0)
+    if (t->instructions > 0) /* counted: never 0 for a program that ran */
         json_set_num(o, "instructions", (double)t->instructions);
     if (tle && t->limit != JOB_CLOCK_NONE)
         json_set_str(o, "limit", job_clock_name(t->limit));
