@@ -20,17 +20,19 @@ int64_t clock_allowed_ns(int64_t limit_ms)
     return (limit_ms + grace) * 1000000LL;
 }
 
-int64_t clock_backstop_ns(int64_t wall_ms)
+int64_t clock_backstop_ms(int64_t wall_ms)
 {
-    return wall_ms * CLOCK_BACKSTOP_FACTOR * 1000000LL;
+    return wall_ms * CLOCK_BACKSTOP_FACTOR;
 }
 
-enum clock_wall clock_wall_check(int64_t wall_ms, int64_t elapsed_ns, int64_t waited_ns)
+enum clock_wall clock_wall_check(int64_t wall_ms, int64_t backstop_ms, int64_t elapsed_ns,
+                                 int64_t waited_ns)
 {
     int64_t waited = waited_ns < elapsed_ns ? waited_ns : elapsed_ns;
-    if (elapsed_ns - waited > clock_allowed_ns(wall_ms))
+    int64_t allowed = clock_allowed_ns(wall_ms), backstop = backstop_ms * 1000000LL;
+    if (elapsed_ns - waited > allowed)
         return CLOCK_WALL_TLE;
-    if (elapsed_ns > clock_backstop_ns(wall_ms))
+    if (elapsed_ns > (backstop > allowed ? backstop : allowed))
         return CLOCK_WALL_STARVED;
     return CLOCK_WALL_RUNNING;
 }

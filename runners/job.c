@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runners/clock.h"
+
 #define MiB (1024ull * 1024)
 
 void job_limits_defaults(struct job_limits *l)
@@ -19,6 +21,8 @@ void job_limits_defaults(struct job_limits *l)
         l->cpu_ms = 2000;
     if (!l->wall_ms)
         l->wall_ms = 3 * l->cpu_ms + 1000;
+    if (!l->backstop_ms)
+        l->backstop_ms = clock_backstop_ms(l->wall_ms);
     if (!l->memory_bytes)
         l->memory_bytes = 256 * MiB;
     if (!l->stack_bytes)

@@ -31,8 +31,9 @@ struct job_limits {
     int64_t cpu_ms;        /* CPU time, all threads and processes, ms -> TLE (cpu) past it
                               and its grace (runners/clock.h) */
     int64_t wall_ms;       /* wall-clock time from exec to exit, not counting time spent
-                              waiting for a CPU, ms -> TLE (wall); SE when starved past
-                              the backstop (runners/clock.h) */
+                              waiting for a CPU, ms -> TLE (wall) past it and its grace */
+    int64_t backstop_ms;   /* elapsed wall time, waiting included, ms -> SE (starved by
+                              load) for a job still within wall_ms (runners/clock.h) */
     uint64_t instructions; /* user-mode instructions retired, all processes; 0 = no limit
                               -> TLE (instructions), where the host can count them */
     uint64_t memory_bytes; /* cgroup memory limit, bytes, swap off -> MLE */
@@ -96,7 +97,8 @@ struct job_result {
     char message[JOB_MSG_LEN];   /* why: the SE reason, the exec failure, the limit that fired */
 };
 
-/* Fills zero fields of l with the defaults (cpu 2 s, wall 3x cpu + 1 s, memory 256 MiB,
+/* Fills zero fields of l with the defaults (cpu 2 s, wall 3x cpu + 1 s, backstop 3x wall,
+ * memory 256 MiB,
  * stack = memory, stdout/stderr 16 MiB, files 64 MiB, fetch 16 MiB, pids 64, nofile 256).
  * The size of the job's tmpfs mounts is the cell's, not the job's (struct cell_config). */
 void job_limits_defaults(struct job_limits *l);

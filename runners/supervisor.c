@@ -389,9 +389,10 @@ static void check_clocks(struct run *r)
     long long now = now_ns(), elapsed = now - r->t0_ns;
     long long waits_read = r->wait_checked_ns > r->t0_ns ? r->wait_checked_ns : r->t0_ns;
     if (now - waits_read >= WAIT_MS * 1000000LL ||
-        clock_wall_check(r->lim.wall_ms, elapsed, r->waited_ns) != CLOCK_WALL_RUNNING)
+        clock_wall_check(r->lim.wall_ms, r->lim.backstop_ms, elapsed, r->waited_ns) !=
+            CLOCK_WALL_RUNNING)
         read_waits(r, now);
-    switch (clock_wall_check(r->lim.wall_ms, elapsed, r->waited_ns)) {
+    switch (clock_wall_check(r->lim.wall_ms, r->lim.backstop_ms, elapsed, r->waited_ns)) {
     case CLOCK_WALL_TLE:
         stop(r, JOB_TLE, JOB_CLOCK_WALL);
         return;
@@ -571,9 +572,9 @@ static void decide(const struct run *r, const struct cg_stats *st, const struct 
         res->status = JOB_SE;
         snprintf(res->message, sizeof(res->message),
                  "starved by load: %lld ms of wall time, %lld ms of it waiting for a CPU, "
-                 "stopped at the backstop (%d times the wall limit of %lld ms)",
-                 (r->end_ns - r->t0_ns) / 1000000, r->waited_ns / 1000000, CLOCK_BACKSTOP_FACTOR,
-                 (long long)r->lim.wall_ms);
+                 "stopped at the backstop of %lld ms (wall limit %lld ms)",
+                 (r->end_ns - r->t0_ns) / 1000000, r->waited_ns / 1000000,
+                 (long long)r->lim.backstop_ms, (long long)r->lim.wall_ms);
     } else if (clock != JOB_CLOCK_NONE) {
         res->status = JOB_TLE;
         res->tle_clock = clock;

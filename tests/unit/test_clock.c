@@ -26,27 +26,33 @@ static void test_grace(void)
 static void test_wall_not_charged_for_waiting(void)
 {
     /* a sleeper: no wait, TLE as soon as the limit and its grace pass */
-    ASSERT_INT_EQ(clock_wall_check(1000, 999 * MS, 0), CLOCK_WALL_RUNNING);
-    ASSERT_INT_EQ(clock_wall_check(1000, 1100 * MS, 0), CLOCK_WALL_RUNNING);
-    ASSERT_INT_EQ(clock_wall_check(1000, 1101 * MS, 0), CLOCK_WALL_TLE);
-    ASSERT_INT_EQ(clock_wall_check(200, 251 * MS, 0), CLOCK_WALL_TLE);
+    ASSERT_INT_EQ(clock_wall_check(1000, 3000, 999 * MS, 0), CLOCK_WALL_RUNNING);
+    ASSERT_INT_EQ(clock_wall_check(1000, 3000, 1100 * MS, 0), CLOCK_WALL_RUNNING);
+    ASSERT_INT_EQ(clock_wall_check(1000, 3000, 1101 * MS, 0), CLOCK_WALL_TLE);
+    ASSERT_INT_EQ(clock_wall_check(200, 600, 251 * MS, 0), CLOCK_WALL_TLE);
     /* 4x oversubscribed: 2.5 s elapsed, 1.9 s of it waiting: 0.6 s charged */
-    ASSERT_INT_EQ(clock_wall_check(1000, 2500 * MS, 1900 * MS), CLOCK_WALL_RUNNING);
+    ASSERT_INT_EQ(clock_wall_check(1000, 3000, 2500 * MS, 1900 * MS), CLOCK_WALL_RUNNING);
     /* ... but what it did not wait for still counts */
-    ASSERT_INT_EQ(clock_wall_check(1000, 2500 * MS, 1300 * MS), CLOCK_WALL_TLE);
+    ASSERT_INT_EQ(clock_wall_check(1000, 3000, 2500 * MS, 1300 * MS), CLOCK_WALL_TLE);
     /* a wait longer than the elapsed time (tasks waiting in parallel) charges nothing */
-    ASSERT_INT_EQ(clock_wall_check(1000, 500 * MS, 900 * MS), CLOCK_WALL_RUNNING);
+    ASSERT_INT_EQ(clock_wall_check(1000, 3000, 500 * MS, 900 * MS), CLOCK_WALL_RUNNING);
 }
 
 static void test_backstop(void)
 {
-    ASSERT_INT_EQ(clock_backstop_ns(1000), 3000 * MS);
+    ASSERT_INT_EQ(clock_backstop_ms(1000), 3000);
     /* still within its limit at the backstop: starved, not TLE */
-    ASSERT_INT_EQ(clock_wall_check(1000, 3000 * MS, 2500 * MS), CLOCK_WALL_RUNNING);
-    ASSERT_INT_EQ(clock_wall_check(1000, 3001 * MS, 2500 * MS), CLOCK_WALL_STARVED);
-    ASSERT_INT_EQ(clock_wall_check(1000, 9000 * MS, 9000 * MS), CLOCK_WALL_STARVED);
+    ASSERT_INT_EQ(clock_wall_check(1000, 3000, 3000 * MS, 2500 * MS), CLOCK_WALL_RUNNING);
+    ASSERT_INT_EQ(clock_wall_check(1000, 3000, 3001 * MS, 2500 * MS), CLOCK_WALL_STARVED);
+    ASSERT_INT_EQ(clock_wall_check(1000, 3000, 9000 * MS, 9000 * MS), CLOCK_WALL_STARVED);
     /* over its limit at the backstop: TLE wins */
-    ASSERT_INT_EQ(clock_wall_check(1000, 3001 * MS, 1800 * MS), CLOCK_WALL_TLE);
+    ASSERT_INT_EQ(clock_wall_check(1000, 3000, 3001 * MS, 1800 * MS), CLOCK_WALL_TLE);
+    /* /run_code's: run_timeout + 8 s */
+    ASSERT_INT_EQ(clock_wall_check(10000, 18000, 18001 * MS, 17000 * MS), CLOCK_WALL_STARVED);
+    /* a backstop below the allowed wall time never makes a sleeper SE */
+    ASSERT_INT_EQ(clock_wall_check(1000, 500, 1050 * MS, 0), CLOCK_WALL_RUNNING);
+    ASSERT_INT_EQ(clock_wall_check(1000, 500, 1101 * MS, 0), CLOCK_WALL_TLE);
+    ASSERT_INT_EQ(clock_wall_check(1000, 500, 1101 * MS, 600 * MS), CLOCK_WALL_STARVED);
 }
 
 static void test_parse_schedstat(void)

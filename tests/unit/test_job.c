@@ -190,6 +190,7 @@ static void test_defaults(void)
     struct job_limits l = {.cpu_ms = 1000, .memory_bytes = 64 << 20};
     job_limits_defaults(&l);
     ASSERT_INT_EQ(l.wall_ms, 4000);
+    ASSERT_INT_EQ(l.backstop_ms, 12000);
     ASSERT_UINT_EQ(l.stack_bytes, 64 << 20);
     ASSERT_UINT_EQ(l.pids, 64);
     ASSERT_UINT_EQ(l.nofile, 256);
