@@ -773,6 +773,25 @@ int cg_job_nprocs(const struct cg_job *j)
     return lines;
 }
 
+int cg_job_tasks(const struct cg_job *j, pid_t *tids, int cap)
+{
+    char buf[16384];
+    const char *file = j->root->version == CG_V2 ? "cgroup.threads" : "tasks";
+    ssize_t n = read_at(dir_of(j, CG_PIDS), file, buf, sizeof(buf));
+    if (n < 0)
+        return (int)n;
+    int count = 0;
+    for (const char *p = buf, *end = buf + n; p < end && count < cap;) {
+        char *next;
+        long tid = strtol(p, &next, 10);
+        if (next == p)
+            break;
+        tids[count++] = (pid_t)tid;
+        p = next + (next < end && *next == '\n');
+    }
+    return count;
+}
+
 int cg_job_destroy(struct cg_job *j, char err[ERR_LEN])
 {
     int rc = 0;

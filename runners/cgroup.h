@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "runners/err.h"
 
@@ -158,6 +159,11 @@ int64_t cg_job_cpu_ns(const struct cg_job *j);
 
 /* Number of processes still in the job's cgroup (0 = empty), or a negative errno. */
 int cg_job_nprocs(const struct cg_job *j);
+
+/* The job's tasks (every thread of every process) as its pids hierarchy lists them (v1
+ * "tasks", v2 "cgroup.threads"), in the caller's pid namespace: up to cap ids into tids.
+ * Returns how many were stored, or a negative errno. */
+int cg_job_tasks(const struct cg_job *j, pid_t *tids, int cap);
 
 /* Closes the handles and removes the leaf (retrying briefly while the kernel finishes
  * tearing down exited tasks). Returns 0 or a negative errno with the reason in err. */

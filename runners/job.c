@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runners/clock.h"
+
 #define MiB (1024ull * 1024)
 
 void job_limits_defaults(struct job_limits *l)
@@ -19,6 +21,8 @@ void job_limits_defaults(struct job_limits *l)
         l->cpu_ms = 2000;
     if (!l->wall_ms)
         l->wall_ms = 3 * l->cpu_ms + 1000;
+    if (!l->backstop_ms)
+        l->backstop_ms = clock_backstop_ms(l->wall_ms);
     if (!l->memory_bytes)
         l->memory_bytes = 256 * MiB;
     if (!l->stack_bytes)
@@ -41,6 +45,12 @@ const char *job_status_name(enum job_status s)
 {
     static const char *const names[] = {"OK", "RE", "TLE", "MLE", "OLE", "SE"};
     return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}
+
+const char *job_clock_name(enum job_clock c)
+{
+    static const char *const names[] = {NULL, "cpu", "wall", "instructions"};
+    return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : NULL;
 }
 
 bool job_path_ok(const char *path)
@@ -188,6 +198,7 @@ void result_encode(const struct job_result *res, struct buf *b)
     wbuf_u64(b, (uint64_t)res->cpu_ms);
     wbuf_u64(b, (uint64_t)res->wall_ms);
     wbuf_u64(b, res->memory_kib);
+    wbuf_u64(b, (uint64_t)res->instructions);
     wbuf_u32(b, (uint32_t)res->stdout_truncated | (uint32_t)res->stderr_truncated << 1);
     wbuf_bytes(b, res->out, res->out_len);
     wbuf_bytes(b, res->err, res->err_len);
@@ -210,6 +221,7 @@ int result_decode(struct rbuf *r, struct job_result *res)
     res->cpu_ms = (int64_t)rbuf_u64(r);
     res->wall_ms = (int64_t)rbuf_u64(r);
     res->memory_kib = rbuf_u64(r);
+    res->instructions = (int64_t)rbuf_u64(r);
     uint32_t flags = rbuf_u32(r);
     res->stdout_truncated = flags & 1;
     res->stderr_truncated = flags & 2;
@@ -218,7 +230,8 @@ int result_decode(struct rbuf *r, struct job_result *res)
     const char *msg = rbuf_str(r);
     snprintf(res->message, sizeof(res->message), "%s", msg ? msg : "");
     uint32_t n = rbuf_u32(r);
-    if (r->err || n > JOB_MAX_FILES || res->status > JOB_SE)
+    if (r->err || n > JOB_MAX_FILES || res->status > JOB_SE ||
+        res->tle_clock > JOB_CLOCK_INSTRUCTIONS)
         return -EBADMSG;
     res->fetched = calloc(n + 1, sizeof(*res->fetched));
     if (!res->fetched)

@@ -37,8 +37,14 @@
 
 /* Every field has a unit; 0 means "use the default" (job_limits_defaults). */
 struct job_limits {
-    int64_t cpu_ms;        /* CPU time, all threads and processes, ms -> TLE (cpu) */
-    int64_t wall_ms;       /* wall-clock time from exec to exit, ms -> TLE (wall) */
+    int64_t cpu_ms;        /* CPU time, all threads and processes, ms -> TLE (cpu) past it
+                              and its grace (runners/clock.h) */
+    int64_t wall_ms;       /* wall-clock time from exec to exit, not counting time spent
+                              waiting for a CPU, ms -> TLE (wall) past it and its grace */
+    int64_t backstop_ms;   /* elapsed wall time, waiting included, ms -> SE (starved by
+                              load) for a job still within wall_ms (runners/clock.h) */
+    uint64_t instructions; /* user-mode instructions retired, all processes; 0 = no limit
+                              -> TLE (instructions), where the host can count them */
     uint64_t memory_bytes; /* cgroup memory limit, bytes, swap off -> MLE */
     uint64_t stack_bytes;  /* RLIMIT_STACK, bytes (default: the memory limit) */
     uint64_t stdout_bytes; /* captured stdout cap, bytes -> OLE, truncated */
@@ -73,7 +79,7 @@ struct job {
 };
 
 enum job_status { JOB_OK, JOB_RE, JOB_TLE, JOB_MLE, JOB_OLE, JOB_SE };
-enum job_clock { JOB_CLOCK_NONE, JOB_CLOCK_CPU, JOB_CLOCK_WALL };
+enum job_clock { JOB_CLOCK_NONE, JOB_CLOCK_CPU, JOB_CLOCK_WALL, JOB_CLOCK_INSTRUCTIONS };
 
 struct job_fetched {
     const char *path;
@@ -90,6 +96,8 @@ struct job_result {
     int64_t cpu_ms;           /* CPU time from the cgroup counter, ms */
     int64_t wall_ms;          /* wall time, ms */
     uint64_t memory_kib;      /* peak memory from the cgroup, KiB */
+    int64_t instructions;     /* user-mode instructions retired (runners/perf.h), -1 where
+                                 the host cannot count them */
     bool stdout_truncated, stderr_truncated;
     const uint8_t *out; /* stdout bytes, exact (borrowed) */
     size_t out_len;
@@ -100,7 +108,8 @@ struct job_result {
     char message[JOB_MSG_LEN];   /* why: the SE reason, the exec failure, the limit that fired */
 };
 
-/* Fills zero fields of l with the defaults (cpu 2 s, wall 3x cpu + 1 s, memory 256 MiB,
+/* Fills zero fields of l with the defaults (cpu 2 s, wall 3x cpu + 1 s, backstop 3x wall,
+ * memory 256 MiB,
  * stack = memory, stdout/stderr 16 MiB, files 64 MiB, fetch 16 MiB, pids 64, nofile 256).
  * The size of the job's tmpfs mounts is the cell's, not the job's (struct cell_config). */
 void job_limits_defaults(struct job_limits *l);
@@ -108,11 +117,14 @@ void job_limits_defaults(struct job_limits *l);
 /* "OK", "RE", "TLE", "MLE", "OLE", "SE". */
 const char *job_status_name(enum job_status s);
 
+/* The limit a TLE names: "cpu", "wall", "instructions"; NULL for JOB_CLOCK_NONE. */
+const char *job_clock_name(enum job_clock c);
+
 /* Whether j can travel to a cell and be decoded there: 1..JOB_MAX_ARGS argv entries (and at
- * most JOB_MAX_ARGS grader_argv entries), at most JOB_MAX_ARGS env entries, JOB_MAX_FILES files and
- * fetches, no NULL string. Returns 0, or -E2BIG / -EINVAL with the reason in err (the caller
- * answers SE: a job dropped or cut short silently would run something other than what was asked).
- */
+ * most JOB_MAX_ARGS grader_argv entries), at most JOB_MAX_ARGS env entries, JOB_MAX_FILES files
+ * and fetches, no NULL string. Returns 0, or -E2BIG / -EINVAL with the reason in err (the
+ * caller answers SE: a job dropped or cut short silently would run something other than what
+ * was asked). */
 int job_check(const struct job *j, char err[ERR_LEN]);
 
 /* Appends the job to b. Check b->err afterwards. */

@@ -2,13 +2,16 @@
  * limits: rlimit values for a job.
  *
  * RLIMIT_CPU is a backstop only: the cell polls the cgroup's CPU counter and kills at the
- * exact limit; the rlimit (whole seconds, rounded up, plus one) catches a job should polling
- * ever fall behind (SIGXCPU at the soft limit, SIGKILL one second later). RLIMIT_NPROC counts
- * every process of the job's uid, which is unique to its cell, so it only backs up pids.max.
+ * limit plus its grace (runners/clock.h); the rlimit (that, in whole seconds rounded up, plus
+ * one) catches a job should polling ever fall behind (SIGXCPU at the soft limit, SIGKILL one second
+ * later). RLIMIT_NPROC counts every process of the job's uid, which is unique to its cell, so it
+ * only backs up pids.max.
  */
 #include "runners/limits.h"
 
 #include <errno.h>
+
+#include "runners/clock.h"
 
 #define MiB (1024ull * 1024)
 
@@ -23,7 +26,8 @@ static void put(struct limits_plan *p, int resource, rlim_t soft, rlim_t hard)
 void limits_plan(const struct job_limits *l, struct limits_plan *p)
 {
     p->n = 0;
-    rlim_t cpu_s = (rlim_t)((l->cpu_ms + 999) / 1000) + 1;
+    int64_t allowed_ms = clock_allowed_ns(l->cpu_ms) / 1000000;
+    rlim_t cpu_s = (rlim_t)((allowed_ms + 999) / 1000) + 1;
     put(p, RLIMIT_CPU, cpu_s, cpu_s + 1);
     put(p, RLIMIT_STACK, l->stack_bytes, l->stack_bytes);
     put(p, RLIMIT_FSIZE, l->file_bytes, l->file_bytes);

@@ -9,10 +9,12 @@
  * tell a sandbox fault (SE) from the program's own failure.
  *
  * Supervision is one poll loop over stdout, stderr, the stdin pipe and a signalfd for SIGCHLD,
- * waking at least every POLL_MS to read the cgroup's CPU counter. When the first process
- * exits, or a limit fires, kill(-1, SIGKILL) from pid 1 ends every other process in the
- * namespace (fork() cannot outrun it: the kernel refuses to fork a task with SIGKILL pending),
- * the pipes are drained to EOF, and everything is reaped. The job's cgroup must then be empty.
+ * waking at least every POLL_MS to read the cgroup's CPU counter, and every WAIT_MS (or when
+ * the wall limit is near) to read how long the job's tasks have waited for a CPU, which the
+ * wall clock does not charge (runners/clock.h). When the first process exits, or a limit
+ * fires, kill(-1, SIGKILL) from pid 1 ends every other process in the namespace (fork()
+ * cannot outrun it: the kernel refuses to fork a task with SIGKILL pending), the pipes are
+ * drained to EOF, and everything is reaped. The job's cgroup must then be empty.
  */
 #include "runners/supervisor.h"
 
@@ -34,11 +36,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runners/clock.h"
 #include "runners/ipc.h"
 #include "runners/limits.h"
 #include "runners/mount.h"
+#include "runners/perf.h"
 
 #define POLL_MS 10
+/* How often the job's tasks' run delay is read (also whenever the wall limit would fire):
+ * a task that exits between two reads leaves at most this much of its wait unseen. */
+#define WAIT_MS   100
+#define MAX_TASKS 1024 /* tasks whose wait is read (pids.max caps a job far below) */
 /* A job's cgroup serves the next job when the last one left at most this much charged (the
  * kernel's per-CPU charge batches, 256 KiB per CPU, and stray page cache); otherwise a fresh
  * one is made. Creating a memory cgroup and charging a new one costs ~0.2 ms per job here. */
@@ -84,10 +92,14 @@ struct run {
     bool exited;
     int status;
     bool killed;
-    enum job_status limit; /* JOB_TLE / JOB_OLE when we stopped it, else JOB_OK */
+    enum job_status limit; /* JOB_TLE / JOB_OLE / JOB_SE (starved) when we stopped it */
     enum job_clock clock;
     long long t0_ns, end_ns;
-    long long cpu_checked_ns; /* when the CPU counter was last read */
+    long long cpu_checked_ns;  /* when the CPU counter was last read */
+    long long wait_checked_ns; /* when the tasks' run delay was last read */
+    long long waited_ns;       /* the longest run delay of any of the job's tasks */
+    int64_t perf_start;        /* the instruction counter before the clone, or -errno */
+    int64_t instructions;      /* the job's instructions, or -1: not counted */
 };
 
 static long long now_ns(void)
@@ -109,6 +121,10 @@ static void set_se(struct job_result *res, const char *what, int e)
 int supervisor_prepare(struct supervisor *s, char err[ERR_LEN])
 {
     int rc = 0;
+    if (!s->perf_tried) { /* once, while the cell may still call perf_event_open */
+        s->perf_tried = true;
+        s->perf_fd = perf_open();
+    }
     if (s->last_ready) { /* the previous job's cgroup, emptied and read before its result */
         s->last_ready = false;
         rc = ipc_clean(err) < 0 ? -EIO : 0; /* what it left in the IPC namespace */
@@ -363,21 +379,47 @@ static void reap(struct supervisor *s, struct run *r)
     }
 }
 
+/* The longest run delay of the job's live tasks, kept as r->waited_ns (a task's delay only
+ * grows, so the maximum over reads is the maximum over every task seen). */
+static void read_waits(struct run *r, long long now)
+{
+    pid_t tids[MAX_TASKS];
+    r->wait_checked_ns = now;
+    int n = cg_job_tasks(r->cg, tids, MAX_TASKS);
+    for (int i = 0; i < n; i++) {
+        int64_t d = clock_run_delay_ns(tids[i]);
+        if (d > r->waited_ns)
+            r->waited_ns = d;
+    }
+}
+
 /* Wall clock on every wake-up; the cgroup's CPU counter (a file read) once per POLL_MS. A
  * job that outruns its CPU limit between two reads is still judged TLE at the end, from the
- * final counter; the read only decides how soon it is stopped. */
+ * final counter; the read only decides how soon it is stopped. The wall clock is charged for
+ * the time the job was not waiting for a CPU; before it fires the waits are read afresh. */
 static void check_clocks(struct run *r)
 {
-    long long now = now_ns();
-    if ((now - r->t0_ns) / 1000000 > r->lim.wall_ms) {
+    long long now = now_ns(), elapsed = now - r->t0_ns;
+    long long waits_read = r->wait_checked_ns > r->t0_ns ? r->wait_checked_ns : r->t0_ns;
+    if (now - waits_read >= WAIT_MS * 1000000LL ||
+        clock_wall_check(r->lim.wall_ms, r->lim.backstop_ms, elapsed, r->waited_ns) !=
+            CLOCK_WALL_RUNNING)
+        read_waits(r, now);
+    switch (clock_wall_check(r->lim.wall_ms, r->lim.backstop_ms, elapsed, r->waited_ns)) {
+    case CLOCK_WALL_TLE:
         stop(r, JOB_TLE, JOB_CLOCK_WALL);
         return;
+    case CLOCK_WALL_STARVED:
+        stop(r, JOB_SE, JOB_CLOCK_NONE);
+        return;
+    case CLOCK_WALL_RUNNING:
+        break;
     }
     if (now - r->cpu_checked_ns < POLL_MS * 1000000LL)
         return;
     r->cpu_checked_ns = now;
     int64_t cpu = cg_job_cpu_ns(r->cg);
-    if (cpu > r->lim.cpu_ms * 1000000LL)
+    if (cpu > clock_allowed_ns(r->lim.cpu_ms))
         stop(r, JOB_TLE, JOB_CLOCK_CPU);
 }
 
@@ -411,6 +453,10 @@ static void supervise(struct supervisor *s, struct run *r)
     int status;
     while (waitpid(-1, &status, 0) > 0 || errno == EINTR)
         ;
+    /* Every job process has exited, so the kernel has added its count to the counter. */
+    int64_t perf_end = r->perf_start >= 0 ? perf_read(s->perf_fd) : -1;
+    r->instructions =
+        r->perf_start >= 0 && perf_end >= r->perf_start ? perf_end - r->perf_start : -1;
 }
 
 /* ---- after the job -------------------------------------------------------------------- */
@@ -498,6 +544,23 @@ static bool exec_error(int e)
            e == ENAMETOOLONG || e == ETXTBSY;
 }
 
+/* Which clock makes the job TLE, or JOB_CLOCK_NONE: the one that stopped it (named CPU when
+ * the job had spent its CPU limit: runners/clock.h), else the final CPU counter past the limit
+ * and its grace (or the RLIMIT_CPU backstop's signals), else the instruction count past its
+ * limit. */
+static enum job_clock tle_clock(const struct run *r, const struct cg_stats *st, int sig)
+{
+    int64_t cpu = (int64_t)st->cpu_ns, allowed = clock_allowed_ns(r->lim.cpu_ms);
+    if (r->limit == JOB_TLE)
+        return r->clock == JOB_CLOCK_WALL && cpu >= r->lim.cpu_ms * 1000000LL ? JOB_CLOCK_CPU
+                                                                              : r->clock;
+    if (cpu > allowed || sig == SIGXCPU || (sig == SIGKILL && cpu >= allowed))
+        return JOB_CLOCK_CPU;
+    if (r->lim.instructions && r->instructions > (int64_t)r->lim.instructions)
+        return JOB_CLOCK_INSTRUCTIONS;
+    return JOB_CLOCK_NONE;
+}
+
 /* The verdict, in order of precedence: our faults, the limit we enforced, the cgroup's own
  * evidence, then the exit status. */
 static void decide(const struct run *r, const struct cg_stats *st, const struct child_report *cr,
@@ -506,8 +569,10 @@ static void decide(const struct run *r, const struct cg_stats *st, const struct 
     int sig = WIFSIGNALED(r->status) ? WTERMSIG(r->status) : 0;
     int code = WIFEXITED(r->status) ? WEXITSTATUS(r->status) : -1;
     bool abnormal = sig != 0 || code != 0;
+    enum job_clock clock = tle_clock(r, st, sig);
     res->exit_code = code;
     res->signal = sig;
+    res->instructions = r->instructions;
     if (cr->step && !(cr->step == STEP_EXEC && exec_error(cr->error))) {
         res->status = JOB_SE;
         snprintf(res->message, sizeof(res->message), "sandbox: %s: %s", step_names[cr->step],
@@ -516,12 +581,20 @@ static void decide(const struct run *r, const struct cg_stats *st, const struct 
         res->status = JOB_RE;
         snprintf(res->message, sizeof(res->message), "exec %s: %s", r->job->argv[0],
                  strerror(cr->error));
-    } else if (r->limit == JOB_TLE || res->cpu_ms > r->lim.cpu_ms ||
-               (sig == SIGXCPU || (sig == SIGKILL && res->cpu_ms >= r->lim.cpu_ms))) {
+    } else if (r->limit == JOB_SE) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message),
+                 "starved by load: %lld ms of wall time, %lld ms of it waiting for a CPU, "
+                 "stopped at the backstop of %lld ms (wall limit %lld ms)",
+                 (r->end_ns - r->t0_ns) / 1000000, r->waited_ns / 1000000,
+                 (long long)r->lim.backstop_ms, (long long)r->lim.wall_ms);
+    } else if (clock != JOB_CLOCK_NONE) {
         res->status = JOB_TLE;
-        res->tle_clock = r->limit == JOB_TLE ? r->clock : JOB_CLOCK_CPU;
-        snprintf(res->message, sizeof(res->message), "%s time limit exceeded",
-                 res->tle_clock == JOB_CLOCK_WALL ? "wall" : "CPU");
+        res->tle_clock = clock;
+        snprintf(res->message, sizeof(res->message), "%s limit exceeded",
+                 clock == JOB_CLOCK_WALL           ? "wall time"
+                 : clock == JOB_CLOCK_INSTRUCTIONS ? "instruction"
+                                                   : "CPU time");
     } else if (st->oom_kills > 0 || (st->memory_hits > 0 && abnormal)) {
         res->status = JOB_MLE;
         snprintf(res->message, sizeof(res->message),
@@ -743,7 +816,14 @@ int supervisor_run(struct supervisor *s, const struct job *j, struct job_result 
                    char err[ERR_LEN])
 {
     memset(res, 0, sizeof(*res));
-    struct run r = {.job = j, .lim = j->limits, .in_fd = -1, .out_fd = -1, .err_fd = -1};
+    res->instructions = -1;
+    struct run r = {.job = j,
+                    .lim = j->limits,
+                    .in_fd = -1,
+                    .out_fd = -1,
+                    .err_fd = -1,
+                    .perf_start = -1,
+                    .instructions = -1};
     job_limits_defaults(&r.lim);
     if ((!s->next_ready || !s->dirs_clean) && supervisor_prepare(s, err) < 0) {
         res->status = JOB_SE;
@@ -762,6 +842,7 @@ int supervisor_run(struct supervisor *s, const struct job *j, struct job_result 
         res->status = JOB_SE;
         snprintf(res->message, sizeof(res->message), "%s", err);
     } else if (place_files(s, j, res) == 0) {
+        r.perf_start = s->perf_tried && s->perf_fd >= 0 ? perf_read(s->perf_fd) : -1;
         run_program(s, &r, res);
         fetch_files(j, &r.lim, res);
     }

@@ -32,13 +32,16 @@ struct supervisor {
     bool dirs_clean; /* /w, /tmp and /dev/shm are empty */
     uint64_t seq;    /* jobs run */
     int sigfd;       /* signalfd for SIGCHLD */
+    bool perf_tried; /* perf_fd was opened (or failed), at the first prepare */
+    int perf_fd;     /* the inherited instruction counter (runners/perf.h), or -errno */
     /* Output of the current job (reused between jobs). */
     uint8_t *out, *err;
     size_t out_cap, err_cap;
 };
 
 /* Removes the last job's cgroup and IPC objects, empties the job dirs and prepares the next
- * job's cgroup; called at start and after each result is sent, off the request's critical
+ * job's cgroup; called at start (where it also opens the instruction counter, before the
+ * cell's seccomp filter forbids it) and after each result is sent, off the request's critical
  * path. Returns 0 or a negative errno with err (the cell is then unfit for more jobs). */
 int supervisor_prepare(struct supervisor *s, char err[ERR_LEN]);
 

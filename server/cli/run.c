@@ -145,14 +145,15 @@ static void print_ce_json(const struct program *p)
 
 static void print_json(const struct job_result *r, const struct program *p)
 {
-    static const char *const clocks[] = {NULL, "cpu", "wall"};
     struct json *o = json_object();
     json_set_str(o, "status", job_status_name(r->status));
-    json_set_str(o, "tle_clock", clocks[r->tle_clock]);
+    json_set_str(o, "tle_clock", job_clock_name(r->tle_clock));
     json_set_num(o, "exit_code", r->exit_code);
     json_set_num(o, "signal", r->signal);
     json_set_num(o, "cpu_ms", (double)r->cpu_ms);
     json_set_num(o, "wall_ms", (double)r->wall_ms);
+    if (r->instructions > 0)
+        json_set_num(o, "instructions", (double)r->instructions);
     json_set_num(o, "memory_kib", (double)r->memory_kib);
     json_set_bytes(o, "stdout", r->out, r->out_len);
     json_set_bytes(o, "stderr", r->err, r->err_len);

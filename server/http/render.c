@@ -21,6 +21,10 @@ static struct json *test_json(const struct judge_test_result *t)
     json_set_num(o, "time_ms", (double)t->cpu_ms);
     json_set_num(o, "wall_ms", (double)t->wall_ms);
     json_set_num(o, "memory_kib", (double)t->memory_kib);
+    if (t->instructions > 0) /* counted: never 0 for a program that ran */
+        json_set_num(o, "instructions", (double)t->instructions);
+    if (t->verdict == VERDICT_TLE && t->limit != JOB_CLOCK_NONE)
+        json_set_str(o, "limit", job_clock_name(t->limit));
     json_set_num(o, "exit_code", t->exit_code);
     json_set_bytes(o, "stdout", t->out, t->out_len);
     json_set_bytes(o, "stderr", t->err, t->err_len);
@@ -81,6 +85,10 @@ static struct json *command_result(const struct judge_test_result *t)
     json_set_str(o, "verdict", verdict_name(t->verdict));
     json_set_num(o, "cpu_time", (double)t->cpu_ms / 1000.0);
     json_set_num(o, "memory_kib", (double)t->memory_kib);
+    if (t->instructions > 0) /* counted: never 0 for a program that ran */
+        json_set_num(o, "instructions", (double)t->instructions);
+    if (tle && t->limit != JOB_CLOCK_NONE)
+        json_set_str(o, "limit", job_clock_name(t->limit));
     json_set_bool(o, "memory_limit_exceeded", t->verdict == VERDICT_MLE);
     json_set_bool(o, "output_truncated", t->stdout_truncated || t->stderr_truncated);
     if (t->verdict != VERDICT_OK && !se && t->reason[0])

@@ -232,6 +232,8 @@ static int parse_run_code(const struct json *b, struct judge_request *r, struct 
      * the server admits, so a compile starved by other work is not the source's fault */
     r->compile_limits.cpu_ms = cms;
     r->limits.cpu_ms = r->limits.wall_ms = rms;
+    /* a run starved by load is SE before veRL's client gives up (run_timeout + 10 s) */
+    r->limits.backstop_ms = rms + REQUEST_RUN_BACKSTOP_MS;
     double mb = -1;
     if (m && !json_is_null(m) &&
         (!json_num(m, &mb) || mb != floor(mb) || mb > REQUEST_MAX_MEMORY_MB))
@@ -368,9 +370,10 @@ static int parse_limits(const struct json *b, struct judge_request *r, struct re
         return 0;
     if (!json_is_object(l))
         return request_fail(e, "dict_type", "limits must be an object", "limits", NULL, NULL);
-    static const char *const keys[] = {"time_ms", "wall_ms", "memory_mb"};
-    static const double max[] = {REQUEST_MAX_TIME_MS, REQUEST_MAX_WALL_MS, REQUEST_MAX_MEMORY_MB};
-    for (int i = 0; i < 3; i++) {
+    static const char *const keys[] = {"time_ms", "wall_ms", "memory_mb", "instructions"};
+    static const double max[] = {REQUEST_MAX_TIME_MS, REQUEST_MAX_WALL_MS, REQUEST_MAX_MEMORY_MB,
+                                 REQUEST_MAX_INSTRUCTIONS};
+    for (int i = 0; i < 4; i++) {
         const struct json *v = json_get(l, keys[i]);
         double d;
         if (!v)
@@ -382,8 +385,10 @@ static int parse_limits(const struct json *b, struct judge_request *r, struct re
             r->limits.cpu_ms = (int64_t)d;
         else if (i == 1)
             r->limits.wall_ms = (int64_t)d;
-        else
+        else if (i == 2)
             r->limits.memory_bytes = (uint64_t)d << 20;
+        else
+            r->limits.instructions = (uint64_t)d;
     }
     return 0;
 }

@@ -17,10 +17,14 @@
 #include "server/judge/judge.h"
 #include "server/util/json.h"
 
-#define REQUEST_MAX_TIMEOUT_S 300.0  /* /run_code's compile_timeout and run_timeout, seconds */
-#define REQUEST_MAX_MEMORY_MB 65536  /* memory limits, MiB */
-#define REQUEST_MAX_TIME_MS   300000 /* /v1/judge limits.time_ms */
-#define REQUEST_MAX_WALL_MS   600000 /* /v1/judge limits.wall_ms */
+#define REQUEST_MAX_TIMEOUT_S    300.0  /* /run_code's compile_timeout and run_timeout, seconds */
+#define REQUEST_MAX_MEMORY_MB    65536  /* memory limits, MiB */
+#define REQUEST_MAX_TIME_MS      300000 /* /v1/judge limits.time_ms */
+#define REQUEST_MAX_WALL_MS      600000 /* /v1/judge limits.wall_ms */
+#define REQUEST_MAX_INSTRUCTIONS 1e15   /* /v1/judge limits.instructions */
+/* /run_code: the run's backstop past run_timeout, ms (runners/clock.h): veRL's client waits
+ * compile_timeout + run_timeout + 10 s, and a starved run is answered SE before that. */
+#define REQUEST_RUN_BACKSTOP_MS 8000
 
 enum request_shape {
     REQUEST_RUN_CODE, /* SandboxFusion's RunCodeRequest: one run, its whole output */

@@ -198,6 +198,8 @@ static int keep_run(struct judge_test_result *t, const struct job_result *res, s
     t->cpu_ms = res->cpu_ms;
     t->wall_ms = res->wall_ms;
     t->memory_kib = res->memory_kib;
+    t->instructions = res->instructions;
+    t->limit = res->status == JOB_TLE ? res->tle_clock : JOB_CLOCK_NONE;
     t->stdout_truncated = res->stdout_truncated;
     t->stderr_truncated = res->stderr_truncated;
     t->out = copy_bytes(res->out, out_len, cap, &t->out_len);

@@ -83,6 +83,8 @@ struct judge_test_result {
     int exit_code, signal;
     int64_t cpu_ms, wall_ms; /* ms */
     uint64_t memory_kib;     /* peak, KiB */
+    int64_t instructions;    /* user-mode instructions retired; <= 0: not counted */
+    enum job_clock limit;    /* the limit a TLE ran into (JOB_CLOCK_NONE otherwise) */
     bool stdout_truncated, stderr_truncated;
     uint8_t *out; /* stdout: an excerpt of JUDGE_EXCERPT bytes, or whole for run_only (heap) */
     size_t out_len;

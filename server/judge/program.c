@@ -386,6 +386,8 @@ static void override(struct job_limits *l, const struct job_limits *o)
     l->fetch_bytes = o->fetch_bytes ? o->fetch_bytes : l->fetch_bytes;
     l->pids = o->pids ? o->pids : l->pids;
     l->nofile = o->nofile ? o->nofile : l->nofile;
+    l->instructions = o->instructions ? o->instructions : l->instructions;
+    l->backstop_ms = o->backstop_ms ? o->backstop_ms : l->backstop_ms;
 }
 
 /* Compiles on a miss and publishes OK and CE; TLE, MLE and SE are not kept. */

@@ -192,3 +192,33 @@ def test_checker_validation(server):
         "body", "compare", "checker", "language"]
     assert loc({"mode": "checker", "checker": {"language": "python"}}) == [
         "body", "compare", "checker", "code"]
+
+
+def test_tle_names_the_limit(server):
+    """A program that sleeps is TLE by the wall clock (waiting for a CPU is not charged, but
+    sleeping is); one that spins is TLE by CPU time, past its limit and grace."""
+    sleeper = judge(server, language="python", code="import time\ntime.sleep(30)",
+                    tests=[{"expected": ""}], limits={"time_ms": 5000, "wall_ms": 500})
+    t = sleeper["tests"][0]
+    assert t["verdict"] == "TLE" and t["limit"] == "wall", t
+    assert t["reason"] == "wall time limit exceeded"
+    spinner = judge(server, language="python", code="while True: pass",
+                    tests=[{"expected": ""}], limits={"time_ms": 300})
+    t = spinner["tests"][0]
+    assert t["verdict"] == "TLE" and t["limit"] == "cpu", t
+    assert t["time_ms"] >= 300 + 50  # the grace: max(50 ms, 10%)
+    ok = judge(server, language="python", code="print(1)", tests=[{"expected": "1"}])
+    assert "limit" not in ok["tests"][0]
+    # instructions are counted where the host has a PMU, and absent where it has none
+    assert ok["tests"][0].get("instructions", 1) > 0
+
+
+def test_instruction_limit_validation(server):
+    for bad in (0, -1, 1.5, "many", 1e16):
+        r = server.post("/v1/judge", {"language": "python", "code": "print(1)",
+                                      "tests": [{"expected": "1"}],
+                                      "limits": {"instructions": bad}})
+        assert r.status_code == 422, (bad, r.text)
+    r = judge(server, language="python", code="print(1)", tests=[{"expected": "1"}],
+              limits={"instructions": 10 ** 12})
+    assert r["tests"][0]["verdict"] == "OK"

@@ -25,6 +25,12 @@ def test_python_timeout(server):
     assert r["status"] == "Failed"
     assert r["run_result"]["status"] == "TimeLimitExceeded"
     assert r["run_result"]["return_code"] is None
+    assert r["run_result"]["limit"] == "wall"
+    r = server.run_code(code="while True: pass", language="python", run_timeout=0.3)
+    assert r["run_result"]["status"] == "TimeLimitExceeded"
+    assert r["run_result"]["limit"] == "cpu" and r["run_result"]["cpu_time"] >= 0.3
+    r = server.run_code(code="print(1)", language="python")
+    assert "limit" not in r["run_result"]
 
 
 def test_python_assert(server):

@@ -1,7 +1,9 @@
 """veRL's hardest cases against a server with a cell per concurrent request: 100 CPU-bound
-programs at once with run_timeout 10 all come back TimeLimitExceeded within veRL's 30 s client
-timeout; and 100 at once of which some are right, some wrong, some sleep past the limit each
-get their own answer."""
+programs at once with run_timeout 10 (50 per core) all come back within veRL's 30 s client
+timeout, none Success: TimeLimitExceeded for those that spent their CPU time, SandboxError
+"starved by load" for those the machine could not give it to by the backstop (run_timeout +
+8 s; waiting for a CPU is not charged to the wall clock); and 100 at once of which some are
+right, some wrong, some sleep past the limit each get their own answer."""
 import concurrent.futures
 import os
 import time
@@ -47,7 +49,12 @@ def test_100_cpu_bound_all_tle_in_time(big):
                              for _ in range(100)])
     elapsed = time.monotonic() - start
     print(f"100 CPU-bound programs: {elapsed:.1f} s")
-    assert all(r["run_result"]["status"] == "TimeLimitExceeded" for r in results)
+    for r in results:
+        run = r["run_result"]
+        if run["status"] == "TimeLimitExceeded":
+            assert r["status"] == "Failed" and run["limit"] == "cpu", r
+        else:
+            assert r["status"] == "SandboxError" and "starved by load" in r["message"], r
     assert elapsed < 30
 
 

@@ -146,6 +146,7 @@ static void test_result_roundtrip(void)
                              .cpu_ms = 12,
                              .wall_ms = 3001,
                              .memory_kib = 2048,
+                             .instructions = 123456789012,
                              .stdout_truncated = true,
                              .out = (const uint8_t *)"o\0k",
                              .out_len = 3,
@@ -167,6 +168,7 @@ static void test_result_roundtrip(void)
     ASSERT_INT_EQ(d.signal, 9);
     ASSERT_INT_EQ(d.wall_ms, 3001);
     ASSERT_UINT_EQ(d.memory_kib, 2048);
+    ASSERT_INT_EQ(d.instructions, 123456789012);
     ASSERT_TRUE(d.stdout_truncated);
     ASSERT_FALSE(d.stderr_truncated);
     ASSERT_UINT_EQ(d.out_len, 3);
@@ -188,11 +190,17 @@ static void test_defaults(void)
     struct job_limits l = {.cpu_ms = 1000, .memory_bytes = 64 << 20};
     job_limits_defaults(&l);
     ASSERT_INT_EQ(l.wall_ms, 4000);
+    ASSERT_INT_EQ(l.backstop_ms, 12000);
     ASSERT_UINT_EQ(l.stack_bytes, 64 << 20);
     ASSERT_UINT_EQ(l.pids, 64);
     ASSERT_UINT_EQ(l.nofile, 256);
     ASSERT_STR_EQ(job_status_name(JOB_MLE), "MLE");
     ASSERT_STR_EQ(job_status_name((enum job_status)99), "?");
+    ASSERT_STR_EQ(job_clock_name(JOB_CLOCK_CPU), "cpu");
+    ASSERT_STR_EQ(job_clock_name(JOB_CLOCK_WALL), "wall");
+    ASSERT_STR_EQ(job_clock_name(JOB_CLOCK_INSTRUCTIONS), "instructions");
+    ASSERT_NULL(job_clock_name(JOB_CLOCK_NONE));
+    ASSERT_NULL(job_clock_name((enum job_clock)99));
 }
 
 /* What cannot travel to a cell is refused with the reason, not cut short

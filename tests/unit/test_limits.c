@@ -33,7 +33,7 @@ static void test_plan(void)
     ASSERT_FALSE(has(&p, RLIMIT_AS)); /* memory is the cgroup's job */
     ASSERT_FALSE(has(&p, RLIMIT_DATA));
     ASSERT_TRUE(has(&p, RLIMIT_CPU));
-    ASSERT_UINT_EQ(get(&p, RLIMIT_CPU).rlim_cur, 3); /* 1.5 s rounded up, plus 1 s of slack */
+    ASSERT_UINT_EQ(get(&p, RLIMIT_CPU).rlim_cur, 3); /* 1.5 s + grace rounded up, + 1 s */
     ASSERT_UINT_EQ(get(&p, RLIMIT_CPU).rlim_max, 4);
     ASSERT_UINT_EQ(get(&p, RLIMIT_STACK).rlim_cur, 64 << 20);
     ASSERT_TRUE(has(&p, RLIMIT_CORE));
