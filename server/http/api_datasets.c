@@ -387,8 +387,8 @@ static struct json *eval_result(const struct submit_work *w, const struct judge_
     int failed_test;
     const char *why;
     /* the outcome, as a sample is scored: OK only when every test passed */
-    json_set_str(extra, "verdict", res ? verdict_name(judge_outcome(res, &failed_test, &why))
-                                       : "not run");
+    json_set_str(extra, "verdict",
+                 res ? verdict_name(judge_outcome(res, &failed_test, &why)) : "not run");
     if (res)
         json_set(extra, "judge", render_judged(res));
     return r;
