@@ -30,9 +30,12 @@ enum clock_wall clock_wall_check(int64_t wall_ms, int64_t backstop_ms, int64_t e
 {
     int64_t waited = waited_ns < elapsed_ns ? waited_ns : elapsed_ns;
     int64_t allowed = clock_allowed_ns(wall_ms), backstop = backstop_ms * 1000000LL;
+    int64_t margin = allowed / 2 > CLOCK_STARVED_MIN_MS * 1000000LL
+                         ? allowed / 2
+                         : CLOCK_STARVED_MIN_MS * 1000000LL;
     if (elapsed_ns - waited > allowed)
         return CLOCK_WALL_TLE;
-    if (elapsed_ns > (backstop > allowed ? backstop : allowed))
+    if (elapsed_ns > (backstop > allowed + margin ? backstop : allowed + margin))
         return CLOCK_WALL_STARVED;
     return CLOCK_WALL_RUNNING;
 }

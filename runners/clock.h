@@ -21,9 +21,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define CLOCK_GRACE_MIN_MS    50 /* the CPU grace is at least this, ms */
-#define CLOCK_GRACE_PERCENT   10 /* ... and at least this share of the CPU limit */
-#define CLOCK_BACKSTOP_FACTOR 3  /* the default backstop: this many wall limits of elapsed time */
+#define CLOCK_GRACE_MIN_MS    50   /* the CPU grace is at least this, ms */
+#define CLOCK_GRACE_PERCENT   10   /* ... and at least this share of the CPU limit */
+#define CLOCK_BACKSTOP_FACTOR 3    /* the default backstop: this many wall limits of elapsed time */
+#define CLOCK_STARVED_MIN_MS  1000 /* a backstop is at least the allowed wall time plus this */
 
 /* Time, ns, a job with a CPU (or wall) limit of limit_ms may be charged before it is TLE:
  * the limit plus max(CLOCK_GRACE_MIN_MS, CLOCK_GRACE_PERCENT% of it). Pure. */
@@ -41,8 +42,10 @@ enum clock_wall {
 /* The wall clock's state elapsed_ns after the job started, its tasks having waited waited_ns
  * runnable for a CPU (0 <= waited_ns; more than elapsed_ns is read as elapsed_ns): TLE once
  * elapsed - waited passes clock_allowed_ns(wall_ms), STARVED once elapsed passes backstop_ms
- * first (a backstop below the allowed wall time is read as that: a job that never waited
- * is never starved). Pure. */
+ * first. A backstop is never read as less than the allowed wall time plus half of it
+ * (CLOCK_STARVED_MIN_MS at least), so only a job that waited that long is ever starved: a
+ * compile whose wall clock its caller raised past the backstop, or a run that waited a few
+ * ms, ends TLE, never SE. Pure. */
 enum clock_wall clock_wall_check(int64_t wall_ms, int64_t backstop_ms, int64_t elapsed_ns,
                                  int64_t waited_ns);
 

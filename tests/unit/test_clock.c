@@ -47,10 +47,16 @@ static void test_backstop(void)
     ASSERT_INT_EQ(clock_wall_check(1000, 3000, 3001 * MS, 1800 * MS), CLOCK_WALL_TLE);
     /* /run_code's: run_timeout + 8 s */
     ASSERT_INT_EQ(clock_wall_check(10000, 18000, 18001 * MS, 17000 * MS), CLOCK_WALL_STARVED);
-    /* a backstop below the allowed wall time never makes a sleeper SE */
+    /* a backstop below the allowed wall time (plus half of it, 1 s at least) is read as that:
+     * a sleeper is never SE, nor a job that waited a little */
     ASSERT_INT_EQ(clock_wall_check(1000, 500, 1050 * MS, 0), CLOCK_WALL_RUNNING);
     ASSERT_INT_EQ(clock_wall_check(1000, 500, 1101 * MS, 0), CLOCK_WALL_TLE);
-    ASSERT_INT_EQ(clock_wall_check(1000, 500, 1101 * MS, 600 * MS), CLOCK_WALL_STARVED);
+    ASSERT_INT_EQ(clock_wall_check(1000, 500, 1101 * MS, 600 * MS), CLOCK_WALL_RUNNING);
+    ASSERT_INT_EQ(clock_wall_check(1000, 500, 2101 * MS, 1200 * MS), CLOCK_WALL_STARVED);
+    /* the compile test's case: a wall of 1900 ms raised past a backstop of 900 ms, 2 ms of
+     * waiting: TLE once its allowed 2090 ms are charged */
+    ASSERT_INT_EQ(clock_wall_check(1900, 900, 2092 * MS, 2 * MS), CLOCK_WALL_RUNNING);
+    ASSERT_INT_EQ(clock_wall_check(1900, 900, 2093 * MS, 2 * MS), CLOCK_WALL_TLE);
 }
 
 static void test_parse_schedstat(void)
