@@ -9,8 +9,10 @@
  *
  * Tests are stdin/expected pairs compared by server/judge/compare (or a checker program), a
  * harness (test code: run by the language's grader, out of the program's reach, where the
- * language has one; else joined after the code, the program passing by exiting 0), or one
- * plain run (`run_only`: /run_code, whose verdict is the run's own).
+ * language has one; rewritten by server/judge/seal for the compiled languages it knows, the
+ * program passing by exiting 0 with seal's marker line; else joined after the code, the
+ * program passing by exiting 0), or one plain run (`run_only`: /run_code, whose verdict is
+ * the run's own).
  */
 #ifndef VERDICT_JUDGE_H
 #define VERDICT_JUDGE_H
