@@ -22,8 +22,12 @@
 #include "runners/pool.h"
 #include "test.h"
 
-#define UID_BASE 60100 /* `verdict run` uses 60000: tests may run side by side */
-#define CELLS    2
+/* The top of the host-wide range (uidlock.h), which servers started by other tests beside
+ * this one (each takes two uids a cell from 60000 up) do not reach: the processes of these
+ * uids on the host are this test's own. */
+#define UID_BASE  61100
+#define UID_COUNT 84
+#define CELLS     2
 
 struct probe_case {
     const char *name;
@@ -118,7 +122,7 @@ static int host_job_processes(void)
         if (e->d_name[0] < '0' || e->d_name[0] > '9')
             continue;
         snprintf(path, sizeof(path), "/proc/%s", e->d_name);
-        if (stat(path, &st) < 0 || st.st_uid < UID_BASE || st.st_uid >= UID_BASE + 2 * CELLS)
+        if (stat(path, &st) < 0 || st.st_uid < UID_BASE || st.st_uid >= UID_BASE + UID_COUNT)
             continue;
         char exe[4096], link[320];
         snprintf(link, sizeof(link), "/proc/%s/exe", e->d_name);
@@ -421,8 +425,8 @@ static void test_too_many_binds(void)
     for (int i = 0; i <= CELL_MAX_BINDS; i++)
         binds[i] = "/opt";
     struct cell_config cfg = {.exe = verdict_exe,
-                              .uid = UID_BASE + CELLS,
-                              .gid = UID_BASE + CELLS,
+                              .uid = UID_BASE + 2 * CELLS,
+                              .gid = UID_BASE + 2 * CELLS,
                               .nbinds = CELL_MAX_BINDS + 1,
                               .binds = binds};
     struct cell *c = NULL;
@@ -646,7 +650,8 @@ int main(int argc, char **argv)
     bin_dir = argv[2];
     src_dir = argv[3];
     char err[ERR_LEN];
-    struct pool_config pc = {.cells = CELLS, .exe = argv[1], .uid_base = UID_BASE};
+    struct pool_config pc = {
+        .cells = CELLS, .exe = argv[1], .uid_base = UID_BASE, .uid_count = UID_COUNT};
     if (pool_new(&pc, &pool, err) < 0) {
         fprintf(stderr, "pool: %s\n", err);
         return 1;
