@@ -5,22 +5,16 @@ submission; the helpers here send them in parallel (bounded by the server's cell
 whether one got reward 1."""
 import collections
 import concurrent.futures
+import importlib.util
 import json
 import os
-import re
 import shutil
-import signal
-import subprocess
 import tempfile
 import textwrap
 import threading
-import time
 
 import pytest
-import requests
 
-VERDICT = os.environ.get("VERDICT_BIN", "build/release/verdict")
-LANGUAGES = os.environ.get("VERDICT_LANGUAGES", "languages")
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 # The benchmark data: $VERDICT_TEST_DATA, else ../shared/datasets beside the checkout, else
@@ -34,54 +28,21 @@ CELLS = 4
 SOURCES = ("HumanEval.jsonl.gz", "mbpp", "humaneval-x", "mceval", "multipl-e", "stdio")
 
 
-def cell_pids(parent):
-    """Cells of the server `parent` (its children running `verdict __cell`)."""
-    pids = set()
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/cmdline", "rb") as f:
-                    cmd = f.read()
-                with open(f"/proc/{d}/status") as f:
-                    ppid = int(next(l for l in f if l.startswith("PPid:")).split()[1])
-                if b"__cell" in cmd and ppid == parent:
-                    pids.add(int(d))
-            except (OSError, StopIteration):
-                pass
-    return pids
+_spec = importlib.util.spec_from_file_location("api_conftest",
+                                               os.path.join(HERE, "..", "api", "conftest.py"))
+_api = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_api)
 
 
-class Server:
+class Server(_api.Server):
+    """tests/api/conftest.py's server with the datasets imported at start; its later stdout
+    and stderr are read and dropped as they come (a full pipe would stop the server)."""
+
     def __init__(self, datasets, cells=CELLS):
-        self.cache = tempfile.mkdtemp(prefix="verdict-integrity-", dir="/var/tmp")
-        self.proc = subprocess.Popen(
-            [VERDICT, "serve", "--listen", "127.0.0.1:0", "--cells", str(cells),
-             "--languages", LANGUAGES, "--cache", self.cache + "/artifacts",
-             "--db", self.cache + "/verdict.db", "--datasets", datasets],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        said = ""
-        for _ in range(100):  # dataset imports report first, then the address
-            line = self.proc.stderr.readline().decode()
-            said += line
-            m = re.search(r"serving on (http://127\.0\.0\.1:\d+)", line)
-            if m or not line:
-                break
-        assert m, f"server did not start: {said}"
-        # Its later stderr is read and dropped as it comes: a full pipe would stop the server.
-        threading.Thread(target=lambda: collections.deque(self.proc.stderr, maxlen=0),
-                         daemon=True).start()
-        self.url = m.group(1)
-        self.cells = cell_pids(self.proc.pid)
-
-    def post(self, path, body, timeout=120):
-        return requests.post(self.url + path, json=body, timeout=timeout)
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        code = self.proc.wait(timeout=60)
-        shutil.rmtree(self.cache, ignore_errors=True)
-        time.sleep(0.2)  # a killed process may linger a moment as a zombie of init
-        return code, {p for p in self.cells if os.path.exists(f"/proc/{p}")}
+        super().__init__(cells=cells, extra=("--datasets", datasets))
+        for pipe in (self.proc.stdout, self.proc.stderr):
+            threading.Thread(target=lambda p=pipe: collections.deque(p, maxlen=0),
+                             daemon=True).start()
 
 
 @pytest.fixture(scope="session")
