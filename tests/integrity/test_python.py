@@ -643,14 +643,24 @@ def test_reference_passes(outcomes, name):
 
 def test_grader_out_of_reach(srv):
     """The grader's own properties, read from both sides: the tests (run in the grader) see
-    another uid than the program's, a non-dumpable process, cwd /; the program sees no
-    process of the grader's uid in /proc and cannot signal any pid it does not own."""
+    another uid than the program's and cwd /; the program sees no process of the grader's uid
+    in /proc, cannot signal any pid it does not own, and cannot read another's memory."""
     program = code('''
         import os, signal
         def uid():
             return os.getuid()
         def visible_uids():
             return sorted({os.stat("/proc/" + p).st_uid for p in os.listdir("/proc") if p.isdigit()})
+        def read_others():
+            hit = 0
+            for p in range(2, 4096):
+                try:
+                    if os.stat("/proc/%d" % p).st_uid != os.getuid():
+                        open("/proc/%d/mem" % p, "rb").close()
+                        hit += 1
+                except OSError:
+                    pass
+            return hit
         def signal_all():
             hit = 0
             for p in range(2, 4096):
@@ -665,12 +675,12 @@ def test_grader_out_of_reach(srv):
             return hit
     ''')
     tests = code('''
-        import ctypes, os
-        assert ctypes.CDLL(None).prctl(3, 0, 0, 0, 0) == 0  # PR_GET_DUMPABLE
+        import os
         assert os.getcwd() == "/"
         assert uid() != os.getuid()
         assert visible_uids() == [uid()]
         assert signal_all() == 0
+        assert read_others() == 0
     ''')
     r = judge(srv, {"language": "python", "code": program, "harness": tests})
     assert r["reward"] == 1, r
