@@ -14,10 +14,10 @@ if [ -f "$out/rootfs.ext4" ] && [ -f "$out/vmlinuz" ] && [ -f "$out/initrd.img" 
     echo "$out"
     exit 0
 fi
-command -v debootstrap >/dev/null && command -v qemu-system-x86_64 >/dev/null || {
+if ! command -v debootstrap >/dev/null || ! command -v qemu-system-x86_64 >/dev/null; then
     apt-get update -q >&2
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap qemu-system-x86 >&2
-}
+fi
 work=$(mktemp -d /var/tmp/verdict-vm-build.XXXXXX)
 trap 'umount -R "$work/root" 2>/dev/null || true; rm -rf "$work"' EXIT
 root=$work/root
