@@ -51,6 +51,10 @@ class Server:
             m = re.search(r"serving on (http://127\.0\.0\.1:\d+)", line)
             if m or not line:
                 break
+        if not m:  # nothing of a server that did not start outlives the test
+            self.proc.kill()
+            self.proc.wait(timeout=60)
+            shutil.rmtree(self.cache, ignore_errors=True)
         assert m, f"server did not start: {said}"
         self.url = m.group(1)
         self.cells = cell_pids(self.proc.pid)
