@@ -85,8 +85,10 @@ int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]
         return rc;
     }
     p->gpus = cfg->gpus;
-    for (int i = 0; i < total; i++)
-        uidlock_init(&p->slots[i].uid), uidlock_init(&p->slots[i].guid);
+    for (int i = 0; i < total; i++) {
+        uidlock_init(&p->slots[i].uid);
+        uidlock_init(&p->slots[i].guid);
+    }
     for (int i = 0; i < total && rc == 0; i++) {
         struct slot *s = &p->slots[i];
         p->n = i + 1;

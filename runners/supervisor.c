@@ -307,6 +307,14 @@ static void kill_all(struct run *r)
     r->killed = true;
 }
 
+/* Waits for every child of the cell (the job's processes, once killed or exited). */
+static void reap_all(void)
+{
+    int status;
+    while (waitpid(-1, &status, 0) > 0 || errno == EINTR)
+        ;
+}
+
 static void stop(struct run *r, enum job_status why, enum job_clock clock)
 {
     if (r->limit == JOB_OK) {
@@ -450,9 +458,7 @@ static void supervise(struct supervisor *s, struct run *r)
             check_clocks(r);
     }
     close_fd(&r->in_fd);
-    int status;
-    while (waitpid(-1, &status, 0) > 0 || errno == EINTR)
-        ;
+    reap_all();
     /* Every job process has exited, so the kernel has added its count to the counter. */
     int64_t perf_end = r->perf_start >= 0 ? perf_read(s->perf_fd) : -1;
     r->instructions =
@@ -737,7 +743,7 @@ static int start(struct supervisor *s, struct run *r, struct pipes *p, struct ch
         a->chan_out = p->to_program[1];
         if ((pid = spawn(a)) < 0) {
             set_se(res, "clone (grader)", errno);
-            kill(-1, SIGKILL);
+            kill_all(r); /* the program started alone */
             return -1;
         }
     }
@@ -765,9 +771,7 @@ static void run_program(struct supervisor *s, struct run *r, struct job_result *
                            .errout = p.err[1],
                            .report = p.rep[1]};
     if (start(s, r, &p, &a, res) < 0) {
-        int status;
-        while (waitpid(-1, &status, 0) > 0 || errno == EINTR)
-            ;
+        reap_all();
         goto out;
     }
     close_fd(&p.in[0]);

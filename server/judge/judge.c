@@ -33,6 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runners/buf.h"
+
 /* ---- requests ----------------------------------------------------------------------------- */
 
 struct judge_request *judge_request_new(void)
@@ -121,32 +123,22 @@ static const char *placeholder(const char *p, const char *const vals[2], size_t 
 }
 
 /* The template with {code} and {tests} filled, each as often as it appears (heap), or NULL
- * when out of memory. Two passes: the length, then the bytes. */
+ * when out of memory. */
 char *judge_join_harness(const char *tmpl, const char *code, const char *tests)
 {
     const char *const vals[2] = {code, tests};
-    size_t len = 0, skip;
-    for (const char *p = tmpl, *v; *p;) {
-        if ((v = placeholder(p, vals, &skip)))
-            len += strlen(v), p += skip;
-        else
-            len++, p++;
-    }
-    char *out = malloc(len + 1), *o = out;
-    if (!out)
-        return NULL;
+    struct buf b;
+    buf_init(&b, 0);
+    size_t skip;
     for (const char *p = tmpl, *v; *p;) {
         if ((v = placeholder(p, vals, &skip))) {
-            size_t n = strlen(v);
-            memcpy(o, v, n);
-            o += n;
+            buf_append(&b, v, strlen(v));
             p += skip;
         } else {
-            *o++ = *p++;
+            buf_append(&b, p++, 1);
         }
     }
-    *o = '\0';
-    return out;
+    return buf_take(&b, NULL);
 }
 
 /* A graded harness's grader exits 0 when every check passed, GRADER_FAILED when one failed
@@ -317,21 +309,11 @@ static uint8_t *grader_input(const struct lang_grader *g, const struct judge_req
 {
     const char *parts[4] = {g->program, r->harness, r->harness_setup ? r->harness_setup : "",
                             r->entry_point ? r->entry_point : ""};
-    size_t n = 0;
-    for (int i = 0; i < 4; i++)
-        n += strlen(parts[i]) + 1;
-    uint8_t *in = malloc(n), *o = in;
-    if (!in)
-        return NULL;
-    for (int i = 0; i < 4; i++) {
-        size_t k = strlen(parts[i]);
-        memcpy(o, parts[i], k);
-        o += k;
-        if (i < 3)
-            *o++ = '\0';
-    }
-    *len = (size_t)(o - in);
-    return in;
+    struct buf b;
+    buf_init(&b, 0);
+    for (int i = 0; i < 4; i++) /* each part but the last with its NUL */
+        buf_append(&b, parts[i], strlen(parts[i]) + (i < 3));
+    return (uint8_t *)buf_take(&b, len);
 }
 
 /* The program's source and work-dir files. A harness for a language with a grader stays out

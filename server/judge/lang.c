@@ -17,6 +17,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "runners/buf.h"
 #include "server/judge/toolchain.h"
 #include "server/util/json.h"
 #include "server/util/slurp.h"
@@ -216,30 +217,27 @@ static int read_joined(struct ctx *c, const struct json *obj, const char *key, c
     if (get_strings(c, obj, key, "grader", false, true, &files, &n) < 0)
         rc = -EINVAL;
     const char *slash = strrchr(c->path, '/');
-    int dirlen = slash ? (int)(slash - c->path) : 1;
-    const char *dir = slash ? c->path : ".";
-    size_t len = 0;
+    int dirlen = slash ? (int)(slash - c->path) + 1 : 0; /* with its slash */
+    struct buf joined;
+    buf_init(&joined, 0);
     for (int i = 0; rc == 0 && i < n; i++) {
         char path[768], *text = NULL, e[ERR_LEN];
         size_t tlen = 0;
         if (files[i][0] == '/' || strstr(files[i], ".."))
             rc =
                 fail(c, field, "\"%.60s\" is not a path inside the templates' directory", files[i]);
-        else if (snprintf(path, sizeof(path), "%.*s/%s", dirlen, dir, files[i]) >=
+        else if (snprintf(path, sizeof(path), "%.*s%s", dirlen, c->path, files[i]) >=
                  (int)sizeof(path))
             rc = fail(c, field, "path too long");
         else if (slurp(path, MAX_TEMPLATE, &text, &tlen, e) < 0 || strlen(text) != tlen)
             rc = fail(c, field, "%.60s: %.80s", files[i], text ? "holds a NUL byte" : e);
-        char *joined = rc == 0 ? realloc(*out, len + tlen + 1) : NULL;
-        if (rc == 0 && !joined)
-            rc = fail(c, field, "out of memory");
-        if (rc == 0) {
-            memcpy(joined + len, text, tlen + 1);
-            len += tlen;
-            *out = joined;
-        }
+        else
+            buf_append(&joined, text, tlen);
         free(text);
     }
+    if (rc == 0 && !(*out = buf_take(&joined, NULL)))
+        rc = fail(c, field, "out of memory");
+    buf_fini(&joined);
     for (int i = 0; i < n; i++)
         free(files[i]);
     free(files);

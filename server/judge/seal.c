@@ -414,6 +414,21 @@ static size_t go_package_end(const char *s)
     return lex_is(&l, kw, "package") && name.kind == TOK_IDENT ? name.at + name.len : 0;
 }
 
+/* Go statements, each line indented by indent, that write the marker: mask XOR x, n bytes. */
+static void go_write_marker(struct buf *out, const char *indent, const uint8_t *mask,
+                            const uint8_t *x, size_t n)
+{
+    const char *t = indent;
+    buf_printf(out, "%sverdictK := [...]byte{", t);
+    put_bytes(out, mask, n, "");
+    buf_printf(out, "}\n%sverdictX := [...]byte{", t);
+    put_bytes(out, x, n, "");
+    buf_printf(out,
+               "}\n%sverdictL := make([]byte, len(verdictX))\n%sfor i := range verdictX {\n"
+               "%s\tverdictL[i] = verdictK[i] ^ verdictX[i]\n%s}\n%svos.Stdout.Write(verdictL)\n",
+               t, t, t, t, t);
+}
+
 /* The go_test entry: the testing package's TestMain, the marker printed when m.Run passed and
  * no flag narrowed which tests ran. */
 static void go_testmain(struct buf *out, const uint8_t *mask, const uint8_t *x, size_t n)
@@ -432,24 +447,15 @@ static void go_testmain(struct buf *out, const uint8_t *mask, const uint8_t *x, 
                     "\t\tvos.Exit(3)\n\t}\n"
                     "\tverdictRC := verdictM.Run()\n"
                     "\tif verdictRC == 0 && verdictFlagsOK() {\n");
-    buf_printf(out, "\t\tverdictK := [...]byte{");
-    put_bytes(out, mask, n, "");
-    buf_printf(out, "}\n\t\tverdictX := [...]byte{");
-    put_bytes(out, x, n, "");
-    buf_printf(out, "}\n\t\tverdictL := make([]byte, len(verdictX))\n"
-                    "\t\tfor i := range verdictX {\n\t\t\tverdictL[i] = verdictK[i] ^ verdictX[i]\n"
-                    "\t\t}\n\t\tvos.Stdout.Write(verdictL)\n\t}\n\tvos.Exit(verdictRC)\n}\n");
+    go_write_marker(out, "\t\t", mask, x, n);
+    buf_printf(out, "\t}\n\tvos.Exit(verdictRC)\n}\n");
 }
 
 static void go_main(struct buf *out, const uint8_t *mask, const uint8_t *x, size_t n)
 {
-    buf_printf(out, "\nfunc main() {\n\tverdictTestsMain()\n\tverdictK := [...]byte{");
-    put_bytes(out, mask, n, "");
-    buf_printf(out, "}\n\tverdictX := [...]byte{");
-    put_bytes(out, x, n, "");
-    buf_printf(out, "}\n\tverdictL := make([]byte, len(verdictX))\n"
-                    "\tfor i := range verdictX {\n\t\tverdictL[i] = verdictK[i] ^ verdictX[i]\n"
-                    "\t}\n\tvos.Stdout.Write(verdictL)\n}\n");
+    buf_printf(out, "\nfunc main() {\n\tverdictTestsMain()\n");
+    go_write_marker(out, "\t", mask, x, n);
+    buf_printf(out, "}\n");
 }
 
 static int seal_go(const struct rule *r, const char *code, const char *tests, const char *marker,

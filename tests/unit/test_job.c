@@ -85,6 +85,7 @@ static void test_job_roundtrip(void)
     const char *argv[] = {"./a.out", "x y", NULL};
     const char *env[] = {"A=1", NULL};
     const char *fetch[] = {"out.txt", NULL};
+    const char *grader[] = {"/usr/bin/python3", "-c", "g", NULL};
     struct job_file files[] = {{"a.out", 0755,
                                 (const uint8_t *)"\x7f"
                                                  "ELF\0\1",
@@ -100,7 +101,9 @@ static void test_job_roundtrip(void)
                     .stdin_len = 6,
                     .nfetch = 1,
                     .fetch = fetch,
-                    .limits = {.cpu_ms = 1500, .memory_bytes = 1 << 20, .pids = 9}};
+                    .limits = {.cpu_ms = 1500, .memory_bytes = 1 << 20, .pids = 9},
+                    .grader_argc = 3,
+                    .grader_argv = grader};
     struct buf b;
     buf_init(&b, 0);
     job_encode(&j, &b);
@@ -126,6 +129,9 @@ static void test_job_roundtrip(void)
     ASSERT_STR_EQ(d.fetch[0], "out.txt");
     ASSERT_INT_EQ(d.limits.cpu_ms, 1500);
     ASSERT_UINT_EQ(d.limits.pids, 9);
+    ASSERT_INT_EQ(d.grader_argc, 3);
+    ASSERT_STR_EQ(d.grader_argv[2], "g");
+    ASSERT_NULL(d.grader_argv[3]); /* NULL-terminated for execve */
     job_decoded_fini(&d);
     /* Every truncation of a valid job is rejected, never read past. */
     for (size_t cut = 0; cut < b.len; cut++) {
