@@ -3,7 +3,7 @@
 
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps release asan serve test format clean
+.PHONY: all deps release asan serve test test-cgroup-v2 format clean
 
 all: release
 
@@ -34,6 +34,13 @@ serve: release
 test: asan release
 	ctest --preset asan -j $(JOBS) -LE datasets
 	ctest --preset release -j $(JOBS)
+
+# The suite's sandbox, unit and cli tests on the unified cgroup v2 hierarchy, in a Debian
+# guest under QEMU (scripts/vm/test-v2.sh): its image built from Debian's packages and cached
+# in /var/cache/verdict-vm; results in build/vm-v2-results. V2_TESTS: other ctest arguments
+# (V2_TESTS='-R sandbox').
+test-cgroup-v2: deps
+	bash scripts/vm/test-v2.sh $(V2_TESTS)
 
 format:
 	clang-format -i $$(find server runners tests benchmarks languages -name '*.[ch]' -not -path '*/sandbox/languages/*' 2>/dev/null) \

@@ -188,8 +188,6 @@ unsigned cg_parse_controllers(const char *text)
                 mask |= 1u << c;
         p += skip + len;
     }
-    if (mask & (1u << CG_CPU))
-        mask |= 1u << CG_CPUACCT;
     return mask;
 }
 
@@ -241,8 +239,8 @@ const char *cg_dir(const struct cg_host *h, enum cg_ctrl c)
 {
     if (c >= CG_NCTRL)
         return NULL;
-    if (h->version == CG_V2)
-        return (h->v2_controllers & (1u << c)) ? h->v2_dir : NULL;
+    if (h->version == CG_V2) /* cpu.stat: in every cgroup, with or without the cpu controller */
+        return c == CG_CPUACCT || (h->v2_controllers & (1u << c)) ? h->v2_dir : NULL;
     if (h->version == CG_V1)
         return h->v1_dir[c][0] ? h->v1_dir[c] : NULL;
     return NULL;
@@ -336,7 +334,7 @@ int cg_probe(const struct cg_host *h, enum cg_ctrl c, char detail[ERR_LEN], char
     if (!dir)
         return err_set(err, -ENOENT, "controller %s not available", cg_ctrl_name(c));
     bool deferred = false;
-    if (h->version == CG_V2) {
+    if (h->version == CG_V2 && c != CG_CPUACCT) { /* accounting needs no controller */
         int rc = v2_delegation(h, c, &deferred, err);
         if (rc < 0 || deferred) {
             if (rc == 0 && detail)
@@ -449,12 +447,34 @@ static int add_tree_dir(struct cg_tree *t, const char *base, enum cg_ctrl c, cha
     return 0;
 }
 
+/* v2: the controllers job leaves get. memory and pids (cg_decide demands both), and cpu where
+ * our cgroup offers it (a host may not delegate it: jobs then go without the common weight). */
+static unsigned v2_job_ctrls(const struct cg_host *h)
+{
+    return (1u << CG_MEMORY) | (1u << CG_PIDS) | (h->v2_controllers & (1u << CG_CPU));
+}
+
+/* Enables the controllers in mask for the children of the cgroup whose subtree_control file
+ * is path. One write: the kernel takes all of it or none. */
+static int v2_enable(const char *path, unsigned mask, char err[ERR_LEN])
+{
+    char line[64] = "";
+    for (int c = 0; c < CG_NCTRL; c++)
+        if (mask & (1u << c))
+            snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s+%s", line[0] ? " " : "",
+                     ctrl_names[c]);
+    int rc = file_write(path, line);
+    if (rc < 0)
+        return err_set(err, rc, "write \"%s\" to %.160s: %s", line, path, strerror(-rc));
+    return 0;
+}
+
 /* v2: controllers reach our children only through our cgroup.subtree_control, and only a
  * cgroup without processes of its own may have one; so move into a leaf first. */
 static int v2_delegate(const struct cg_host *h, char err[ERR_LEN])
 {
     char path[CG_PATH], text[4096], leaf[48];
-    unsigned need = (1u << CG_MEMORY) | (1u << CG_PIDS) | (1u << CG_CPU);
+    unsigned need = v2_job_ctrls(h);
     if (join(path, h->v2_dir, "cgroup.subtree_control") < 0)
         return err_set(err, -ENAMETOOLONG, "path too long");
     if (file_read(path, text, sizeof(text)) >= 0 && (cg_parse_controllers(text) & need) == need)
@@ -471,9 +491,7 @@ static int v2_delegate(const struct cg_host *h, char err[ERR_LEN])
     if (join(path, path, "cgroup.procs") < 0 || (rc = file_write(path, "0")) < 0)
         return err_set(err, rc ? rc : -ENAMETOOLONG, "move into %s: %s", leaf, strerror(-rc));
     join(path, h->v2_dir, "cgroup.subtree_control");
-    if ((rc = file_write(path, "+memory +pids +cpu")) < 0)
-        return err_set(err, rc, "enable controllers in %.160s: %s", path, strerror(-rc));
-    return 0;
+    return v2_enable(path, need, err);
 }
 
 int cg_tree_create(const struct cg_host *h, struct cg_tree *t, char err[ERR_LEN])
@@ -488,12 +506,12 @@ int cg_tree_create(const struct cg_host *h, struct cg_tree *t, char err[ERR_LEN]
             return rc;
         if ((rc = add_tree_dir(t, h->v2_dir, CG_MEMORY, err)) < 0)
             return rc;
-        t->ctrls[0] = (1u << CG_NCTRL) - 1;
+        t->ctrls[0] = v2_job_ctrls(h) | (1u << CG_CPUACCT);
         char path[CG_PATH];
         join(path, t->dir[0], "cgroup.subtree_control");
-        if ((rc = file_write(path, "+memory +pids +cpu")) < 0)
-            return err_set(err, rc, "enable controllers in %.160s: %s", path, strerror(-rc));
-        return 0;
+        if ((rc = v2_enable(path, v2_job_ctrls(h), err)) < 0)
+            cg_tree_remove(t);
+        return rc;
     }
     for (size_t i = 0; rc == 0 && i < NJOB_CTRLS; i++) {
         const char *base = cg_dir(h, job_ctrls[i]);

@@ -20,8 +20,8 @@
 
 enum cg_version { CG_NONE = 0, CG_V1 = 1, CG_V2 = 2 };
 
-/* The controllers a job needs. On v2 CPU accounting is cpu.stat, which every cgroup has, so
- * CG_CPUACCT is always "present" there. */
+/* The controllers a job needs. On v2 CPU accounting is cpu.stat, which every cgroup has with
+ * or without the cpu controller: cg_dir() always answers CG_CPUACCT there. */
 enum cg_ctrl { CG_MEMORY, CG_PIDS, CG_CPU, CG_CPUACCT, CG_NCTRL };
 
 struct cg_host {
@@ -41,8 +41,7 @@ const char *cg_ctrl_name(enum cg_ctrl c);
 int cg_parse(const char *self_cgroup, const char *mountinfo, struct cg_host *h, char err[ERR_LEN]);
 
 /* Parses a v2 cgroup.controllers or cgroup.subtree_control line ("cpuset cpu io memory
- * pids") into a bit mask over enum cg_ctrl. CG_CPUACCT is set whenever "cpu" is, since v2
- * accounts CPU time in every cgroup. */
+ * pids") into a bit mask over enum cg_ctrl (never CG_CPUACCT: v2 has no such controller). */
 unsigned cg_parse_controllers(const char *text);
 
 /* Chooses h->version: v2 when our v2 cgroup offers memory and pids, else v1 when the v1

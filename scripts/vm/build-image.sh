@@ -19,13 +19,17 @@ if ! command -v debootstrap >/dev/null || ! command -v qemu-system-x86_64 >/dev/
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap qemu-system-x86 >&2
 fi
 work=$(mktemp -d /var/tmp/verdict-vm-build.XXXXXX)
-trap 'umount -R "$work/root" 2>/dev/null || true; rm -rf "$work"' EXIT
+# debootstrap mounts /proc and /sys in the chroot: unmount them whatever ends the build.
+trap 'umount -R "$work/root/proc" "$work/root/sys" 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
 root=$work/root
-# The guest runs verdict's release build and its tests: their libraries, python3 for the API
-# tests, gcc for the C language template; systemd for the delegation the docs tell users to
-# set up.
+# The guest runs verdict's release build and its tests under ctest (from cmake): their
+# libraries; gcc, g++ (with the OpenSSL and Boost its template and tests link) and python3
+# for the C, C++ and Python templates (bash is in minbase);
+# python3's pytest and requests for the API tests; systemd for the delegation the docs tell
+# users to set up.
 debootstrap --variant=minbase \
-    --include=systemd,systemd-sysv,udev,kmod,linux-image-amd64,libmicrohttpd12,libseccomp2,libsqlite3-0,libpcre2-8-0,libcjson1,zlib1g,python3,python3-pytest,python3-requests,gcc,libc6-dev,procps \
+    --include=systemd,systemd-sysv,udev,kmod,linux-image-amd64,libmicrohttpd12,libseccomp2,libsqlite3-0,libpcre2-8-0,libcjson1,zlib1g,python3,python3-pytest,python3-requests,gcc,g++,libc6-dev,libssl-dev,libboost-dev,procps,cmake \
     bookworm "$root" http://deb.debian.org/debian >&2
 echo verdict-v2 >"$root/etc/hostname"
 echo "/dev/vda / ext4 rw,relatime 0 1" >"$root/etc/fstab"
@@ -61,4 +65,7 @@ rm -rf "$root"/var/cache/apt/archives/*.deb
 mkfs.ext4 -q -F -L verdict-v2 -d "$root" "$out.tmp/rootfs.ext4" 6G >&2
 rm -rf "$out"
 mv "$out.tmp" "$out"
+# Images of older recipes are never used again.
+find "$cache" -mindepth 1 -maxdepth 1 -type d -regextype egrep -regex '.*/[0-9a-f]{16}(\.tmp)?' \
+    ! -name "$key" -exec rm -rf {} +
 echo "$out"

@@ -33,13 +33,19 @@ struct lang_set {
     const char *binds[MAX_BINDS];
 };
 
-/* Parsing context: the file, the rustup directory, and the first error. */
+/* Parsing context: the file, the rustup directory (NO_RUSTUP when there is none), whether
+ * the template used it, and the first error. */
 struct ctx {
     const char *path;
     char rustup[512];
+    bool used_rustup;
     char *err;
     int rc;
 };
+
+/* {rustup} on a host without a rustup toolchain: the template still loads (its paths stay
+ * absolute, so it validates), and lang_probe marks it unavailable. */
+#define NO_RUSTUP "/nonexistent/rustup-toolchain"
 
 static int fail(struct ctx *c, const char *field, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -59,15 +65,12 @@ static int fail(struct ctx *c, const char *field, const char *fmt, ...)
 }
 
 /* Replaces {rustup} (resolved at load time); other placeholders stay for lang users. */
-static char *expand(struct ctx *c, const char *field, const char *s)
+static char *expand(struct ctx *c, const char *s)
 {
     const char *p = strstr(s, "{rustup}");
     if (!p)
         return strdup(s);
-    if (!c->rustup[0]) {
-        fail(c, field, "uses {rustup} but no rustup toolchain is installed");
-        return NULL;
-    }
+    c->used_rustup = true;
     size_t n = strlen(s) - 8 + strlen(c->rustup) + 1;
     char *out = malloc(n);
     if (out)
@@ -117,7 +120,7 @@ static int get_strings(struct ctx *c, const struct json *obj, const char *key, c
         const char *s;
         if (!json_str(json_at(a, i), &s))
             return fail(c, field, "element %d is not a string", i);
-        if (!(v[i] = expand(c, field, s)))
+        if (!(v[i] = expand(c, s)))
             return fail(c, field, "out of memory");
         *n = i + 1;
     }
@@ -333,7 +336,7 @@ int lang_parse(const char *path, const char *text, struct lang **out, char err[E
 {
     struct ctx c = {.path = path, .err = err};
     if (toolchain_rustup_dir(c.rustup, sizeof(c.rustup)) < 0)
-        c.rustup[0] = '\0';
+        snprintf(c.rustup, sizeof(c.rustup), "%s", NO_RUSTUP);
     *out = NULL;
     struct json *doc = json_parse(text);
     if (!doc)
@@ -345,6 +348,7 @@ int lang_parse(const char *path, const char *text, struct lang **out, char err[E
     }
     snprintf(l->path, sizeof(l->path), "%s", path);
     parse_doc(&c, doc, l);
+    l->no_rustup = c.used_rustup && strcmp(c.rustup, NO_RUSTUP) == 0;
     json_free(doc);
     if (c.rc < 0) {
         lang_free(l);
@@ -414,9 +418,14 @@ static int check_unique(const struct lang_set *set, char err[ERR_LEN])
     return 0;
 }
 
+/* The binds of the languages available now (a missing toolchain's directories must not reach
+ * the cells: a bind of a path the host lacks fails the cell). */
 static void collect_binds(struct lang_set *set)
 {
+    set->nbinds = 0;
     for (int i = 0; i < set->n; i++) {
+        if (!set->langs[i]->available)
+            continue;
         for (int k = 0; k < set->langs[i]->nbinds && set->nbinds < MAX_BINDS; k++) {
             const char *b = set->langs[i]->binds[k];
             bool seen = false;
@@ -487,7 +496,6 @@ int lang_load_dir(const char *dir, struct lang_set **out, char err[ERR_LEN])
         lang_set_free(set);
         return rc;
     }
-    collect_binds(set);
     *out = set;
     return 0;
 }
@@ -510,6 +518,11 @@ void lang_probe(struct lang_set *set, const char *only)
         if (only && strcmp(only, l->name) != 0)
             continue;
         l->available = false;
+        if (l->no_rustup) {
+            snprintf(l->why, ERR_LEN,
+                     "no rustup toolchain ($RUSTUP_HOME or ~/.rustup with a default toolchain)");
+            continue;
+        }
         if ((l->compiled && !runnable(l->compile.argv[0], l->why)) ||
             !runnable(l->run.argv[0], l->why) || !runnable(l->version[0], l->why))
             continue;
@@ -525,6 +538,7 @@ void lang_probe(struct lang_set *set, const char *only)
         l->why[0] = '\0';
     next:;
     }
+    collect_binds(set);
 }
 
 const struct lang *lang_find(const struct lang_set *set, const char *name)

@@ -56,6 +56,7 @@ struct lang {
     bool needs_gpu;             /* runs need a GPU */
     struct lang_grader *grader; /* harness tests out of process, or NULL: joined to the code */
     char path[256];             /* the template file, for messages */
+    bool no_rustup;             /* uses {rustup}, and this host has no rustup toolchain */
     /* Filled by lang_probe: */
     bool available;
     char version_line[LANG_VERSION];
@@ -66,7 +67,8 @@ struct lang_set;
 
 /* Loads every *.json in dir. Returns 0 with *out, or -EINVAL with "FILE: FIELD: problem" in
  * err (the first problem found; nothing is loaded then). `{rustup}` in binds and argv is
- * replaced by the rustup default toolchain's directory. */
+ * replaced by the rustup default toolchain's directory; on a host without one the template
+ * loads all the same, and lang_probe says it is unavailable. */
 int lang_load_dir(const char *dir, struct lang_set **out, char err[ERR_LEN]);
 
 /* Parses one template from text (path names it in messages). Returns 0 with the language in
@@ -85,8 +87,8 @@ const struct lang *lang_find(const struct lang_set *set, const char *name);
 int lang_count(const struct lang_set *set);
 const struct lang *lang_at(const struct lang_set *set, int i);
 
-/* Every bind any language needs, deduplicated (for the cells' configuration). Borrowed; *n
- * receives the count. */
+/* Every bind the available languages need (as the last lang_probe found them; none before
+ * one), deduplicated, for the cells' configuration. Borrowed; *n receives the count. */
 const char *const *lang_binds(const struct lang_set *set, int *n);
 
 void lang_free(struct lang *l);

@@ -11,6 +11,9 @@ import pytest
 import requests
 
 VERDICT = os.environ.get("VERDICT_BIN", "build/dev/verdict")
+# The command that starts verdict: $VERDICT_LAUNCHER, when set, goes first (on the cgroup v2
+# guest, tests/vm/own-cgroup.sh gives each verdict a cgroup of its own).
+VERDICT_CMD = [*filter(None, [os.environ.get("VERDICT_LAUNCHER")]), VERDICT]
 LANGUAGES = os.environ.get("VERDICT_LANGUAGES", "languages")
 
 
@@ -39,7 +42,7 @@ class Server:
     def __init__(self, cells=4, extra=(), env=None):
         self.cache = tempfile.mkdtemp(prefix="verdict-api-cache-", dir="/var/tmp")
         self.proc = subprocess.Popen(
-            [VERDICT, "serve", "--listen", "127.0.0.1:0", "--cells", str(cells),
+            [*VERDICT_CMD, "serve", "--listen", "127.0.0.1:0", "--cells", str(cells),
              "--languages", LANGUAGES, "--cache", self.cache + "/artifacts",
              "--db", self.cache + "/verdict.db", *extra],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -14,7 +14,7 @@ import time
 import pytest
 import requests
 
-from conftest import VERDICT, Server
+from conftest import VERDICT_CMD, Server
 
 # The benchmark data: $VERDICT_TEST_DATA, else ../shared/datasets beside the checkout, else
 # the machines' /work/shared/datasets (a clone elsewhere still finds it).
@@ -165,7 +165,7 @@ def test_bench_against_the_server(srv, tmp_path):
             f.write(json.dumps({"task_id": row["task_id"],
                                 "completion": row["canonical_solution"] if i % 2 else "    pass\n"}) + "\n")
     out = tmp_path / "results.jsonl"
-    p = subprocess.run([VERDICT, "bench", "humaneval", str(samples), "--server", srv.url,
+    p = subprocess.run([*VERDICT_CMD, "bench", "humaneval", str(samples), "--server", srv.url,
                         "--db", srv.cache + "/verdict.db", "-k", "1,2", "--out", str(out),
                         "--summary", "json"], capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr

@@ -9,7 +9,7 @@ import time
 import pytest
 import requests
 
-from conftest import VERDICT, Server
+from conftest import VERDICT_CMD, Server
 
 
 @pytest.fixture
@@ -60,7 +60,7 @@ def test_config_env_and_flags(config):
                                        ("colour = red\n", "unknown option 'colour'"),
                                        ("max-header = 1K\n", "--max-header must be 4K..1M")])
 def test_bad_config_is_refused(config, text, says):
-    p = subprocess.run([VERDICT, "serve", "--config", config(text), "--listen", "127.0.0.1:0"],
+    p = subprocess.run([*VERDICT_CMD, "serve", "--config", config(text), "--listen", "127.0.0.1:0"],
                        stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
     assert p.returncode != 0 and says in p.stderr.decode(), p.stderr
 

@@ -4,6 +4,8 @@
 #include "test.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 static const char *languages_dir;
 
@@ -49,6 +51,43 @@ static void expect_error(const char *text, const char *msg)
 }
 
 #define RUN "\"run\": {\"argv\": [\"/bin/true\"]}"
+
+/* A host without some toolchains (the cgroup v2 guest has no rustup, no JDK, no Go): the
+ * shipped templates still load, the missing ones are unavailable with the reason, and their
+ * directories are not among the binds the cells are given (a bind of a missing path fails
+ * every cell, and with it every language). */
+static void test_missing_toolchains(void)
+{
+    char *old_rustup = getenv("RUSTUP_HOME") ? strdup(getenv("RUSTUP_HOME")) : NULL;
+    setenv("RUSTUP_HOME", "/nonexistent/rustup-home", 1);
+    struct lang_set *set = NULL;
+    char err[ERR_LEN] = "";
+    int rc = lang_load_dir(languages_dir, &set, err);
+    if (rc < 0)
+        fprintf(stderr, "%s\n", err);
+    ASSERT_INT_EQ(rc, 0);
+    int nb = -1;
+    lang_binds(set, &nb);
+    ASSERT_INT_EQ(nb, 0); /* nothing probed yet */
+    lang_probe(set, NULL);
+    const struct lang *rust = lang_find(set, "rust");
+    ASSERT_NOT_NULL(rust);
+    ASSERT_FALSE(rust->available);
+    ASSERT_STR_CONTAINS(rust->why, "no rustup toolchain");
+    const char *const *binds = lang_binds(set, &nb);
+    for (int i = 0; i < nb; i++) {
+        ASSERT_TRUE(access(binds[i], R_OK) == 0);
+        ASSERT_NULL(strstr(binds[i], "rustup"));
+    }
+    const struct lang *c = lang_find(set, "c");
+    ASSERT_TRUE(c->available); /* the rest is unaffected */
+    lang_set_free(set);
+    if (old_rustup)
+        setenv("RUSTUP_HOME", old_rustup, 1);
+    else
+        unsetenv("RUSTUP_HOME");
+    free(old_rustup);
+}
 
 static void test_errors(void)
 {
@@ -122,6 +161,7 @@ int main(int argc, char **argv)
     }
     languages_dir = argv[1];
     TEST_RUN(test_shipped);
+    TEST_RUN(test_missing_toolchains);
     TEST_RUN(test_errors);
     TEST_RUN(test_valid);
     return TEST_EXIT();

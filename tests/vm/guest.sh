@@ -1,0 +1,167 @@
+#!/bin/sh
+# The cgroup v2 guest's run (scripts/vm/test-v2.sh puts this file at the payload's root; the
+# guest's verdict-vm-run.service, Delegate=yes, runs it as root at boot). The payload holds
+# `env` (SRC: the checkout's absolute path on the host), `ctest-args` (one per line), `tree/`
+# (the checkout with build/vm-v2) and `out/`, where everything that goes back is written.
+#
+# Checks, in order, each logged "check NAME: ok|FAIL ...":
+#   shared    verdict in a cgroup it shares (this unit's, with this script): doctor and serve
+#             refuse, saying to give verdict a delegated cgroup of its own
+#   doctor    verdict doctor in a Delegate=yes unit of its own: v2, ready
+#   service   scripts/systemd/verdict.service, as shipped, started by systemd: /run_code
+#             answers (Python and C, a wrong answer, an MLE and a TLE), and a stop leaves no
+#             cgroup of verdict's behind
+#   ctest     the chosen ctest selection, each test, and each verdict a test starts, in a
+#             cgroup of its own (own-cgroup.sh)
+set -u
+here=$(pwd)
+out=$here/out
+mkdir -p "$out"
+. "$here/env"
+fails=0
+check() { # NAME STATUS DETAIL
+    echo "check $1: $2 $3" | tee -a "$out/checks.log"
+    [ "$2" = ok ] || fails=$((fails + 1))
+}
+log() { echo "verdict-vm: [$(cut -d' ' -f1 /proc/uptime) s] $*"; }
+
+log "guest up: $(uname -r), $(stat -fc %T /sys/fs/cgroup), controllers: $(cat /sys/fs/cgroup/cgroup.controllers)"
+# The tree at the path the build was configured for: ctest's files name absolute paths.
+mkdir -p "$SRC" && mount --bind "$here/tree" "$SRC" || { check setup FAIL "bind $SRC"; exit 1; }
+cd "$SRC" || exit 1
+bin=$SRC/build/vm-v2/verdict
+unit=/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/self/cgroup)
+
+# -- shared: this unit's cgroup holds this script and its parent shell.
+log "shared cgroup: $unit ($(wc -l <"$unit/cgroup.procs") processes)"
+"$bin" doctor --skip-toolchains --skip-gpu >"$out/doctor-shared.txt" 2>&1
+rc=$?
+if [ $rc -ne 0 ] && grep -q "delegated cgroup of its own" "$out/doctor-shared.txt"; then
+    check shared-doctor ok "exit $rc: $(grep -m1 'delegated cgroup' "$out/doctor-shared.txt" | sed 's/  */ /g')"
+else
+    check shared-doctor FAIL "exit $rc; see doctor-shared.txt"
+fi
+timeout 60 "$bin" serve --listen 127.0.0.1:8099 --cells 1 >"$out/serve-shared.txt" 2>&1
+rc=$?
+if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "delegated cgroup of its own" "$out/serve-shared.txt"; then
+    check shared-serve ok "exit $rc: $(grep -m1 'delegated cgroup' "$out/serve-shared.txt")"
+else
+    check shared-serve FAIL "exit $rc; see serve-shared.txt"
+fi
+leftover=$(find "$unit" -mindepth 1 -maxdepth 1 -type d -name 'verdict-*' | wc -l)
+[ "$leftover" -eq 0 ] && check shared-clean ok "no verdict-* cgroups left in $unit" ||
+    check shared-clean FAIL "$leftover verdict-* cgroups left in $unit"
+
+# From here on this unit's processes live in a leaf, and tests get cgroups of their own
+# beneath "tests", whose children have memory, pids and cpu.
+mkdir "$unit/guest" "$unit/tests"
+# (A pid listed may be gone by its turn: the $(cat) that listed it.)
+for p in $(cat "$unit/cgroup.procs"); do echo "$p" >"$unit/guest/cgroup.procs" 2>/dev/null; done
+[ -z "$(cat "$unit/cgroup.procs")" ] || check setup FAIL "processes left in $unit"
+echo "+memory +pids +cpu" >"$unit/cgroup.subtree_control" &&
+    echo "+memory +pids +cpu" >"$unit/tests/cgroup.subtree_control" ||
+    check setup FAIL "could not enable controllers below $unit"
+
+# -- doctor, delegated: a oneshot unit with Delegate=yes, verdict its only process.
+cat >/etc/systemd/system/verdict-doctor.service <<EOF
+[Service]
+Type=oneshot
+Delegate=yes
+ExecStart=$bin doctor --skip-gpu --languages $SRC/languages
+StandardOutput=file:$out/doctor.txt
+StandardError=inherit
+EOF
+systemctl daemon-reload
+systemctl start verdict-doctor.service
+rc=$(systemctl show -p ExecMainStatus --value verdict-doctor.service)
+if [ $rc -eq 0 ] && grep -q "ready: this host can run sandboxed jobs (cgroup v2)" "$out/doctor.txt"; then
+    check doctor ok "$(grep -m1 'cgroup  *version' "$out/doctor.txt" | sed 's/  */ /g')"
+else
+    check doctor FAIL "exit $rc; see doctor.txt"
+fi
+
+# -- service: the shipped unit file, with a drop-in for this build's paths.
+cp "$SRC/scripts/systemd/verdict.service" /etc/systemd/system/verdict.service
+mkdir -p /etc/systemd/system/verdict.service.d
+cat >/etc/systemd/system/verdict.service.d/vm.conf <<EOF
+[Service]
+ExecStart=
+ExecStart=$bin serve --listen 127.0.0.1:8080 --cells 2 --languages $SRC/languages --cache /var/tmp/verdict-cache --db /var/tmp/verdict.db
+EOF
+systemctl daemon-reload
+systemctl start verdict.service
+svc=/sys/fs/cgroup/system.slice/verdict.service
+/usr/bin/python3 - "$out/service.json" <<'PY'
+import json, sys, time, urllib.request
+
+def post(path, body, timeout=120):
+    req = urllib.request.Request("http://127.0.0.1:8080" + path, json.dumps(body).encode(),
+                                 {"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=timeout) as r:
+        return json.load(r)
+
+deadline = time.time() + 120
+while True:
+    try:
+        urllib.request.urlopen("http://127.0.0.1:8080/v1/ping", timeout=5).read()
+        break
+    except OSError:
+        if time.time() > deadline:
+            raise
+        time.sleep(0.5)
+cases = {
+    "python": ({"code": "print(sum(range(10)))", "language": "python"}, "Success", "45\n"),
+    "c": ({"code": "#include <stdio.h>\nint main(void){puts(\"hi\");return 0;}", "language": "c"},
+          "Success", "hi\n"),
+    "python_wrong": ({"code": "import sys\nsys.exit(3)", "language": "python"}, "Failed", None),
+    "python_mle": ({"code": "x = b'x' * (1 << 30)\nprint(len(x))", "language": "python",
+                    "memory_limit_MB": 128}, "Failed", None),
+    "python_tle": ({"code": "while True: pass", "language": "python", "run_timeout": 1},
+                   "Failed", None),
+}
+got, bad = {}, []
+for name, (body, status, stdout) in cases.items():
+    r = post("/run_code", body)
+    got[name] = r
+    run = r.get("run_result") or {}
+    if r.get("status") != status or (stdout is not None and run.get("stdout") != stdout):
+        bad.append(name)
+want = {"python": "OK", "c": "OK", "python_wrong": "RE", "python_mle": "MLE", "python_tle": "TLE"}
+for name, verdict in want.items():
+    v = (got[name].get("run_result") or {}).get("verdict")
+    if v != verdict:
+        bad.append("%s: verdict %s, not %s" % (name, v, verdict))
+json.dump(got, open(sys.argv[1], "w"), indent=1)
+print("bad: " + ", ".join(bad) if bad else "all answered as expected")
+sys.exit(1 if bad else 0)
+PY
+rc=$?
+tree=$(ls -d "$svc"/verdict-* 2>/dev/null | tr '\n' ' ')
+if [ $rc -eq 0 ]; then
+    check service ok "/run_code answered python, c, exit 3, MLE, TLE; cgroups: $tree"
+else
+    check service FAIL "see service.json and service.log"
+fi
+systemctl stop verdict.service
+journalctl -u verdict.service --no-pager >"$out/service.log" 2>&1
+result=$(systemctl show -p Result --value verdict.service)
+left=$(find "$svc" -mindepth 1 -type d 2>/dev/null | wc -l)
+[ "$result" = success ] && [ "$left" -eq 0 ] &&
+    check service-stop ok "Result=$result, no cgroups left beneath the service's" ||
+    check service-stop FAIL "Result=$result, $left cgroups left beneath $svc"
+
+# -- ctest
+set --
+while IFS= read -r a; do set -- "$@" "$a"; done <"$here/ctest-args"
+log "ctest $*"
+# Tests that start verdict themselves (cli, api) put the launcher before it too.
+VERDICT_TEST_CGROUP=$unit/tests VERDICT_LAUNCHER=$SRC/tests/vm/own-cgroup.sh \
+    VERDICT_TEST_LANGUAGES=${VERDICT_TEST_LANGUAGES:-c,cpp,python,bash} ctest --test-dir build/vm-v2 --output-on-failure --output-junit "$out/ctest.xml" "$@" 2>&1 |
+    tee "$out/ctest.txt"
+rc=$(tail -n 50 "$out/ctest.txt" | grep -c "tests passed, 0 tests failed out of")
+cp build/vm-v2/Testing/Temporary/LastTest.log "$out/LastTest.log" 2>/dev/null
+[ "$rc" -eq 1 ] && check ctest ok "$(grep 'tests passed' "$out/ctest.txt")" ||
+    check ctest FAIL "$(grep 'tests passed' "$out/ctest.txt")"
+
+log "done: $fails failed"
+echo "$fails" >"$out/failed"
