@@ -65,15 +65,17 @@ static void done(struct build *b)
     program_free(&env, &b->p);
 }
 
-/* Busy until a deadline, then fine: the compile is starved (sleeping, no CPU) before it. */
+/* Busy until a deadline, then fine: the compile is starved (sleeping, no CPU) before it. Its
+ * CPU limit leaves room for starting sh, date, cat and sleep on a slow machine (0.3 s was
+ * not enough in the emulated v2 guest), and the deadline for two builds of two attempts. */
 static void test_starved_then_fine(void)
 {
     struct lang *l = stand_in("slow",
                               "if [ $(date +%s) -lt $(cat deadline) ]; then sleep 60; fi; "
                               "cp prog.sh main",
-                              "\"cpu_ms\": 300, \"wall_ms\": 300");
+                              "\"cpu_ms\": 700, \"wall_ms\": 700");
     char deadline[32], src[] = "echo built\n";
-    time_t until = time(NULL) + 14;
+    time_t until = time(NULL) + 18;
     snprintf(deadline, sizeof(deadline), "%lld\n", (long long)until);
     struct job_file files[] = {{"prog.sh", 0644, (const uint8_t *)src, strlen(src)},
                                {"deadline", 0644, (const uint8_t *)deadline, strlen(deadline)}};
@@ -86,8 +88,8 @@ static void test_starved_then_fine(void)
         ASSERT_INT_EQ(b.p.compile_verdict, VERDICT_TLE);
         ASSERT_INT_EQ(b.p.attempts, 2); /* the wall clock fired with CPU to spare: retried */
         ASSERT_STR_CONTAINS(b.p.message, "with CPU time to spare");
-        /* The wall clock is the backstop, not the 300 ms asked: 3 x CPU + 1 s. */
-        ASSERT_INT_EQ(b.p.compile_limits.wall_ms, 1900);
+        /* The wall clock is the backstop, not the 700 ms asked: 3 x CPU + 1 s. */
+        ASSERT_INT_EQ(b.p.compile_limits.wall_ms, 3100);
         done(&b);
     }
     ASSERT_TRUE(time(NULL) < until); /* else the test machine itself is too slow to tell */

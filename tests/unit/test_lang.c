@@ -9,14 +9,20 @@
 
 static const char *languages_dir;
 
-static void test_shipped(void)
+/* The shipped templates, or NULL (with the reason printed). */
+static struct lang_set *load_shipped(void)
 {
     struct lang_set *set = NULL;
     char err[ERR_LEN] = "";
-    int rc = lang_load_dir(languages_dir, &set, err);
-    if (rc < 0)
+    if (lang_load_dir(languages_dir, &set, err) < 0)
         fprintf(stderr, "%s\n", err);
-    ASSERT_INT_EQ(rc, 0);
+    return set;
+}
+
+static void test_shipped(void)
+{
+    struct lang_set *set = load_shipped();
+    ASSERT_NOT_NULL(set);
     static const char *const want[][2] = {
         {"python3", "python"}, {"py", "python"}, {"C++", "cpp"}, {"cpp", "cpp"},
         {"rs", "rust"},        {"golang", "go"}, {"c", "c"},     {"node", "nodejs"},
@@ -60,12 +66,8 @@ static void test_missing_toolchains(void)
 {
     char *old_rustup = getenv("RUSTUP_HOME") ? strdup(getenv("RUSTUP_HOME")) : NULL;
     setenv("RUSTUP_HOME", "/nonexistent/rustup-home", 1);
-    struct lang_set *set = NULL;
-    char err[ERR_LEN] = "";
-    int rc = lang_load_dir(languages_dir, &set, err);
-    if (rc < 0)
-        fprintf(stderr, "%s\n", err);
-    ASSERT_INT_EQ(rc, 0);
+    struct lang_set *set = load_shipped();
+    ASSERT_NOT_NULL(set);
     int nb = -1;
     lang_binds(set, &nb);
     ASSERT_INT_EQ(nb, 0); /* nothing probed yet */

@@ -8,6 +8,8 @@
 #   shared    verdict in a cgroup it shares (this unit's, with this script): doctor and serve
 #             refuse, saying to give verdict a delegated cgroup of its own
 #   doctor    verdict doctor in a Delegate=yes unit of its own: v2, ready
+#   nocpu     verdict run in a delegated cgroup offering memory and pids but not cpu
+#   scope     verdict run from a shell through systemd-run --scope -p Delegate=yes
 #   service   scripts/systemd/verdict.service, as shipped, started by systemd: /run_code
 #             answers (Python and C, a wrong answer, an MLE and a TLE), and a stop leaves no
 #             cgroup of verdict's behind
@@ -27,7 +29,10 @@ log() { echo "verdict-vm: [$(cut -d' ' -f1 /proc/uptime) s] $*"; }
 
 log "guest up: $(uname -r), $(stat -fc %T /sys/fs/cgroup), controllers: $(cat /sys/fs/cgroup/cgroup.controllers)"
 # The tree at the path the build was configured for: ctest's files name absolute paths.
-mkdir -p "$SRC" && mount --bind "$here/tree" "$SRC" || { check setup FAIL "bind $SRC"; exit 1; }
+if ! mkdir -p "$SRC" || ! mount --bind "$here/tree" "$SRC"; then
+    check setup FAIL "bind $SRC"
+    exit 1
+fi
 cd "$SRC" || exit 1
 bin=$SRC/build/vm-v2/verdict
 unit=/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/self/cgroup)
@@ -49,8 +54,11 @@ else
     check shared-serve FAIL "exit $rc; see serve-shared.txt"
 fi
 leftover=$(find "$unit" -mindepth 1 -maxdepth 1 -type d -name 'verdict-*' | wc -l)
-[ "$leftover" -eq 0 ] && check shared-clean ok "no verdict-* cgroups left in $unit" ||
+if [ "$leftover" -eq 0 ]; then
+    check shared-clean ok "no verdict-* cgroups left in $unit"
+else
     check shared-clean FAIL "$leftover verdict-* cgroups left in $unit"
+fi
 
 # From here on this unit's processes live in a leaf, and tests get cgroups of their own
 # beneath "tests", whose children have memory, pids and cpu.
@@ -58,9 +66,10 @@ mkdir "$unit/guest" "$unit/tests"
 # (A pid listed may be gone by its turn: the $(cat) that listed it.)
 for p in $(cat "$unit/cgroup.procs"); do echo "$p" >"$unit/guest/cgroup.procs" 2>/dev/null; done
 [ -z "$(cat "$unit/cgroup.procs")" ] || check setup FAIL "processes left in $unit"
-echo "+memory +pids +cpu" >"$unit/cgroup.subtree_control" &&
-    echo "+memory +pids +cpu" >"$unit/tests/cgroup.subtree_control" ||
+if ! echo "+memory +pids +cpu" >"$unit/cgroup.subtree_control" ||
+    ! echo "+memory +pids +cpu" >"$unit/tests/cgroup.subtree_control"; then
     check setup FAIL "could not enable controllers below $unit"
+fi
 
 # -- doctor, delegated: a oneshot unit with Delegate=yes, verdict its only process.
 cat >/etc/systemd/system/verdict-doctor.service <<EOF
@@ -74,10 +83,40 @@ EOF
 systemctl daemon-reload
 systemctl start verdict-doctor.service
 rc=$(systemctl show -p ExecMainStatus --value verdict-doctor.service)
-if [ $rc -eq 0 ] && grep -q "ready: this host can run sandboxed jobs (cgroup v2)" "$out/doctor.txt"; then
+if [ "$rc" = 0 ] && grep -q "ready: this host can run sandboxed jobs (cgroup v2)" "$out/doctor.txt"; then
     check doctor ok "$(grep -m1 'cgroup  *version' "$out/doctor.txt" | sed 's/  */ /g')"
 else
     check doctor FAIL "exit $rc; see doctor.txt"
+fi
+
+# -- nocpu: a delegated cgroup offering memory and pids but not cpu (a host may keep cpu to
+# itself). The kernel refuses a subtree_control write naming a controller not offered, as a
+# whole; verdict enables what is offered and accounts CPU from cpu.stat all the same.
+mkdir "$unit/nocpu" "$unit/nocpu/probe"
+echo "+memory +pids" >"$unit/nocpu/cgroup.subtree_control"
+mkdir "$unit/nocpu/probe/child"
+if echo "+memory +pids +cpu" >"$unit/nocpu/probe/cgroup.subtree_control" 2>/dev/null; then
+    whole="the kernel took +cpu"
+else
+    whole="the kernel refused +memory +pids +cpu as a whole"
+fi
+rmdir "$unit/nocpu/probe/child" "$unit/nocpu/probe"
+VERDICT_TEST_CGROUP=$unit/nocpu "$SRC/tests/vm/own-cgroup.sh" "$bin" run --time 10 -- /bin/sh -c \
+    'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; echo counted' >"$out/nocpu.txt" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q "^counted" "$out/nocpu.txt" && grep -q "cpu [1-9][0-9]* ms" "$out/nocpu.txt"; then
+    check nocpu ok "$whole; verdict run: $(grep -m1 'cpu ' "$out/nocpu.txt" | sed 's/  */ /g')"
+else
+    check nocpu FAIL "$whole; exit $rc; see nocpu.txt"
+fi
+
+# -- scope: a one-off command from a shell, in a scope of its own, as docs/design.md says.
+systemd-run --scope --quiet -p Delegate=yes "$bin" run -- /bin/echo scoped >"$out/scope.txt" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q "^scoped$" "$out/scope.txt"; then
+    check scope ok "systemd-run --scope -p Delegate=yes verdict run: $(grep -m1 'verdict' "$out/scope.txt")"
+else
+    check scope FAIL "exit $rc; see scope.txt"
 fi
 
 # -- service: the shipped unit file, with a drop-in for this build's paths.
@@ -146,22 +185,28 @@ systemctl stop verdict.service
 journalctl -u verdict.service --no-pager >"$out/service.log" 2>&1
 result=$(systemctl show -p Result --value verdict.service)
 left=$(find "$svc" -mindepth 1 -type d 2>/dev/null | wc -l)
-[ "$result" = success ] && [ "$left" -eq 0 ] &&
-    check service-stop ok "Result=$result, no cgroups left beneath the service's" ||
+if [ "$result" = success ] && [ "$left" -eq 0 ]; then
+    check service-stop ok "Result=$result, no cgroups left beneath the service's"
+else
     check service-stop FAIL "Result=$result, $left cgroups left beneath $svc"
+fi
 
 # -- ctest
 set --
 while IFS= read -r a; do set -- "$@" "$a"; done <"$here/ctest-args"
 log "ctest $*"
 # Tests that start verdict themselves (cli, api) put the launcher before it too.
-VERDICT_TEST_CGROUP=$unit/tests VERDICT_LAUNCHER=$SRC/tests/vm/own-cgroup.sh \
-    VERDICT_TEST_LANGUAGES=${VERDICT_TEST_LANGUAGES:-c,cpp,python,bash} ctest --test-dir build/vm-v2 --output-on-failure --output-junit "$out/ctest.xml" "$@" 2>&1 |
-    tee "$out/ctest.txt"
-rc=$(tail -n 50 "$out/ctest.txt" | grep -c "tests passed, 0 tests failed out of")
+export VERDICT_TEST_CGROUP="$unit/tests" VERDICT_LAUNCHER="$SRC/tests/vm/own-cgroup.sh"
+export VERDICT_TEST_LANGUAGES="${VERDICT_TEST_LANGUAGES:-c,cpp,python,bash}"
+ctest --test-dir build/vm-v2 --output-on-failure --output-junit "$out/ctest.xml" "$@" >"$out/ctest.txt" 2>&1
+rc=$?
+cat "$out/ctest.txt"
 cp build/vm-v2/Testing/Temporary/LastTest.log "$out/LastTest.log" 2>/dev/null
-[ "$rc" -eq 1 ] && check ctest ok "$(grep 'tests passed' "$out/ctest.txt")" ||
-    check ctest FAIL "$(grep 'tests passed' "$out/ctest.txt")"
+if [ $rc -eq 0 ]; then
+    check ctest ok "$(grep 'tests passed' "$out/ctest.txt")"
+else
+    check ctest FAIL "exit $rc: $(grep 'tests passed' "$out/ctest.txt")"
+fi
 
 log "done: $fails failed"
 echo "$fails" >"$out/failed"
