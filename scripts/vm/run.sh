@@ -15,6 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 img=$("$here/build-image.sh" "${VERDICT_VM_CACHE:-/var/cache/verdict-vm}")
 work=$(mktemp -d /var/tmp/verdict-vm-run.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
 size=$(( $(du -sm "$dir" | cut -f1) * 2 + 256 ))
 mkfs.ext4 -q -F -d "$dir" "$work/payload.ext4" "${size}M"
 timeout --foreground "$timeout_s" qemu-system-x86_64 -accel tcg -m 3072 -smp 2 -nographic \

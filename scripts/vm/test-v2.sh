@@ -23,6 +23,7 @@ built=$(date +%s)
 
 payload=$(mktemp -d /var/tmp/verdict-vm-payload.XXXXXX)
 trap 'rm -rf "$payload"' EXIT
+trap 'exit 130' INT TERM
 mkdir "$payload/tree" "$payload/out"
 # The checkout's files (tracked, and untracked but not ignored) and the vm-v2 build, without
 # its object files.
