@@ -19,8 +19,18 @@ if ! command -v debootstrap >/dev/null || ! command -v qemu-system-x86_64 >/dev/
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap qemu-system-x86 >&2
 fi
 work=$(mktemp -d /var/tmp/verdict-vm-build.XXXXXX)
-# debootstrap mounts /proc and /sys in the chroot: unmount them whatever ends the build.
-trap 'umount -R "$work/root/proc" "$work/root/sys" 2>/dev/null || true; rm -rf "$work"' EXIT
+# debootstrap mounts /proc, /sys (and may bind /dev) in the chroot: whatever ends the build,
+# unmount everything beneath it, and remove nothing while a mount is left (rm -rf would
+# reach through it).
+cleanup() {
+    grep -o " $work/root[^ ]*" /proc/mounts | sort -r | xargs -r umount -l 2>/dev/null || true
+    if grep -q " $work/" /proc/mounts; then
+        echo "build-image: mounts left under $work; not removed" >&2
+    else
+        rm -rf "$work"
+    fi
+}
+trap cleanup EXIT
 trap 'exit 130' INT TERM
 root=$work/root
 # The guest runs verdict's release build and its tests under ctest (from cmake): their
