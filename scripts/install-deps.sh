@@ -23,8 +23,9 @@ for p in "${packages[@]}"; do
     fi
 done
 
-# The Rust crates programs may use, built once from the Debian sources above (root only: they
-# go to /var/lib/verdict; skipped, with a note, where there is no rustup toolchain).
+# The Rust crates programs may use, built once from the Debian sources above, the Go cache and
+# the Node modules (root only: they go to /var/lib/verdict; skipped, with a note, where there
+# is no rustup toolchain or no npm).
 rust_deps() {
     if [ "$(id -u)" -ne 0 ]; then
         echo "install-deps: not root, Rust crates not built (run scripts/build-rust-deps.sh as root)"
@@ -35,6 +36,13 @@ rust_deps() {
     fi
     if [ "$(id -u)" -eq 0 ]; then
         bash "$(dirname "$0")/build-go-cache.sh"
+        # The modules nodejs programs may require (npm and its registry; nodejs stays
+        # unavailable without them).
+        if command -v npm >/dev/null; then
+            bash "$(dirname "$0")/build-node-deps.sh"
+        else
+            echo "install-deps: no npm, Node modules not installed"
+        fi
     fi
 }
 

@@ -2,8 +2,14 @@
 verdict's additions, and bad input answered with clear 4xx errors."""
 import base64
 import concurrent.futures
+import json
+import os
+import shutil
 
+import pytest
 import requests
+
+import conftest
 
 
 def b64(s):
@@ -131,6 +137,43 @@ def test_rust(server):
     assert r["run_result"]["status"] == "TimeLimitExceeded"
     r = server.run_code(code="fn main() { assert_eq!(1, 2); }", language="rust")
     assert r["status"] == "Failed" and "assertion" in r["run_result"]["stderr"]
+
+
+def test_nodejs_modules(server):
+    """SandboxFusion's node_modules: lodash, dayjs and chai resolve for require()."""
+    code = """const _ = require("lodash");
+const dayjs = require("dayjs");
+const { expect } = require("chai");
+expect(_.sum([1, 2, 3])).to.equal(6);
+console.log(_.uniq([3, 1, 3]).join(","), dayjs("2024-02-28").add(1, "day").format("YYYY-MM-DD"));
+expect(_.sum([1, 2])).to.equal(4);"""
+    r = server.run_code(code=code, language="nodejs")
+    assert r["status"] == "Failed" and r["run_result"]["return_code"] == 1, r
+    assert r["run_result"]["stdout"] == "3,1 2024-02-29\n"
+    assert "AssertionError: expected 3 to equal 4" in r["run_result"]["stderr"]
+
+
+def test_nodejs_without_its_modules_is_unavailable(tmp_path, monkeypatch):
+    """A host without the modules directory: nodejs is unavailable with a reason, the rest run."""
+    if os.geteuid() != 0:
+        pytest.skip("the sandbox needs root")
+    langs = tmp_path / "languages"
+    shutil.copytree(conftest.LANGUAGES, langs)
+    template = json.loads((langs / "nodejs.json").read_text())
+    template["binds"] = ["/var/lib/verdict/no-such-node_modules"]
+    (langs / "nodejs.json").write_text(json.dumps(template))
+    monkeypatch.setattr(conftest, "LANGUAGES", str(langs))
+    s = conftest.Server(cells=1)
+    try:
+        node = next(l for l in requests.get(s.url + "/v1/languages").json()
+                    if l["name"] == "nodejs")
+        assert not node["available"] and "no-such-node_modules" in node["reason"], node
+        r = s.post("/run_code", {"code": "console.log(1)", "language": "nodejs"})
+        assert r.status_code == 422 and "unavailable" in r.text, r.text
+        assert s.run_code(code="print(1)", language="python")["run_result"]["stdout"] == "1\n"
+    finally:
+        code, left = s.stop()
+    assert code == 0 and not left
 
 
 # ---- veRL's cases (verl/utils/reward_score/sandbox_fusion) --------------------------------

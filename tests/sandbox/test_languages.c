@@ -1,9 +1,10 @@
 /*
  * Every language, for real (label sandbox): hello world, stdin echoed, a compile error (CE
  * with the compiler's message), a runtime error (RE, exit code 3), TLE, MLE, threads; Go and
- * Rust allocating 200 MB under 512 MB; the compile cache compiling a C++ and a Rust program
- * once for 20 runs; compile bombs stopped within their limits; CUDA compiling without a
- * GPU (its runs need one: test_cuda).
+ * Rust allocating 200 MB under 512 MB; the libraries benchmarks use (Boost, testify, crates,
+ * Node modules); the compile cache compiling a C++ and a Rust program once for 20 runs;
+ * compile bombs stopped within their limits; CUDA compiling without a GPU (its runs need one:
+ * test_cuda).
  *
  * usage: test_languages VERDICT_EXE LANGUAGES_DIR PROGRAMS_DIR
  */
@@ -232,7 +233,7 @@ static void test_big_allocations(void)
 }
 
 /* What benchmark harnesses need beyond the language: Boost and OpenSSL for C++ (HumanEval-X),
- * `go test` with testify for Go, crates and test suites for Rust. */
+ * `go test` with testify for Go, crates and test suites for Rust, common modules for Node. */
 static void test_libraries(void)
 {
     struct outcome o;
@@ -265,6 +266,15 @@ static void test_libraries(void)
         ASSERT_TRUE(run("rust_test", "rust_test", "fail.rs", NULL, (struct job_limits){0}, &o));
         ASSERT_INT_EQ(o.res.status, JOB_RE);
         ASSERT_STR_CONTAINS(o.out, "test tests::adds ... FAILED");
+        done(&o);
+    }
+    if (wanted("nodejs")) {
+        /* lodash and jsdom found through NODE_PATH (FullStackBench), and read-only there. */
+        ASSERT_TRUE(run("nodejs", "nodejs", "modules.js", NULL, (struct job_limits){0}, &o));
+        if (o.res.status != JOB_OK)
+            fprintf(stderr, "modules.js: %s %s\n", job_status_name(o.res.status), o.out);
+        ASSERT_INT_EQ(o.res.status, JOB_OK);
+        ASSERT_STR_EQ(o.out, "3 fooBar a,b EROFS\n");
         done(&o);
     }
 }
