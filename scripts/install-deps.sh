@@ -36,12 +36,12 @@ rust_deps() {
     fi
     if [ "$(id -u)" -eq 0 ]; then
         bash "$(dirname "$0")/build-go-cache.sh"
-        # The modules nodejs programs may require (npm and its registry; nodejs stays
-        # unavailable without them).
-        if command -v npm >/dev/null; then
-            bash "$(dirname "$0")/build-node-deps.sh"
-        else
+        # The modules nodejs programs may require (npm and its registry; without them nodejs
+        # is listed unavailable, which need not stop the rest).
+        if ! command -v npm >/dev/null; then
             echo "install-deps: no npm, Node modules not installed"
+        elif ! bash "$(dirname "$0")/build-node-deps.sh"; then
+            echo "install-deps: Node modules not installed (npm failed), nodejs unavailable" >&2
         fi
     fi
 }
