@@ -322,7 +322,8 @@ static void judge_sample(struct bench *b, struct client *c, struct sample *s)
     struct harness h;
     char err[ERR_LEN] = "";
     double t0 = now_s();
-    if (harness_build(p, s->completion, s->language, extract, &h, err) < 0) {
+    if (harness_build(p, s->completion, s->language, extract ? HARNESS_EXTRACT : HARNESS_AS_GIVEN,
+                      &h, err) < 0) {
         record(b, s, NULL, NULL, err, 0);
         return;
     }

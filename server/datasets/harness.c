@@ -271,10 +271,19 @@ char *harness_go_imports(const char *src)
 
 /* ---- building ------------------------------------------------------------------------------- */
 
-/* The completion cut at the first of the problem's stop tokens. */
-static char *cut_at_stop(const struct json *p, const char *completion)
+/* The completion cut at the first of the problem's stop tokens, and with by_line where the
+ * problem's stop_line says, before its first line that starts in column 0 (a newline followed
+ * by a non-space character). */
+static char *cut_at_stop(const struct json *p, const char *completion, bool by_line)
 {
     size_t cut = strlen(completion);
+    bool line = false;
+    if (by_line && json_bool(json_get(p, "stop_line"), &line) && line)
+        for (const char *nl = strchr(completion, '\n'); nl; nl = strchr(nl + 1, '\n'))
+            if (nl[1] && !isspace((unsigned char)nl[1])) {
+                cut = (size_t)(nl - completion);
+                break;
+            }
     const struct json *stop = json_get(p, "stop");
     for (const struct json *e = json_first(stop); e; e = json_next(e)) {
         const char *s, *at;
@@ -391,11 +400,11 @@ bool harness_accepts(const struct json *p, const char *language)
 }
 
 /* The code taken from the completion: extracted (and post-processed for a harness problem)
- * or as given, cut at the problem's stop tokens. Returns 0 or -ENOMEM. */
+ * or as given, cut at the problem's stops. Returns 0 or -ENOMEM. */
 static int take_code(const struct json *p, const char *completion, const char *base, bool stdio,
-                     bool extract, struct harness *h)
+                     enum harness_take take, struct harness *h)
 {
-    if (extract) {
+    if (take == HARNESS_EXTRACT) {
         struct extracted ex;
         if (extract_code(completion, strlen(completion), base, &ex) < 0)
             return -ENOMEM;
@@ -406,7 +415,7 @@ static int take_code(const struct json *p, const char *completion, const char *b
             drop_own_functions(base, str_of(p, "after"), h->code);
         }
     } else {
-        h->code = stdio ? strdup(completion) : cut_at_stop(p, completion);
+        h->code = stdio ? strdup(completion) : cut_at_stop(p, completion, take == HARNESS_CONTINUE);
     }
     return h->code ? 0 : -ENOMEM;
 }
@@ -471,8 +480,8 @@ static void build_harness(const struct json *p, const char *lang, const char *ba
     }
 }
 
-int harness_build(const struct json *p, const char *completion, const char *language, bool extract,
-                  struct harness *h, char err[ERR_LEN])
+int harness_build(const struct json *p, const char *completion, const char *language,
+                  enum harness_take take, struct harness *h, char err[ERR_LEN])
 {
     memset(h, 0, sizeof(*h));
     const char *kind = str_of(p, "kind"), *plang = str_of(p, "language");
@@ -485,7 +494,7 @@ int harness_build(const struct json *p, const char *completion, const char *lang
                        plang);
     if (!stdio)
         lang = plang;
-    if (take_code(p, completion, base, stdio, extract, h) < 0)
+    if (take_code(p, completion, base, stdio, take, h) < 0)
         return err_set(err, -ENOMEM, "out of memory");
     struct json *r = h->request = json_object();
     json_set_str(r, "language", lang);

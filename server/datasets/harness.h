@@ -3,7 +3,9 @@
  * request.
  *
  * The code is the completion as given (a continuation of the prompt, as human-eval and
- * MultiPL-E samples are; cut at the problem's stop tokens) or, with extract, the code
+ * MultiPL-E samples are; cut at the problem's stop tokens and, in SandboxFusion's pretrain mode,
+ * for HumanEval's Python before its first line in column 0: server/datasets/loader's stop_line)
+ * or, with HARNESS_EXTRACT, the code
  * server/datasets/extract finds in an LLM's answer, post-processed for harness problems. A harness
  * problem's program is `before + code + after` when the code continues the prompt, or
  * `preamble + code + after` when it defines the entry point itself (a Python request keeps
@@ -29,10 +31,18 @@ struct harness {
         *extracted_type; /* server/datasets/extract's kind name, or NULL when not extracted */
 };
 
+/* How the code is taken from a completion. */
+enum harness_take {
+    HARNESS_AS_GIVEN = 0, /* a continuation, cut at the stop tokens (human-eval's evaluation) */
+    HARNESS_EXTRACT = 1,  /* extracted from an answer (SandboxFusion's freeform mode) */
+    HARNESS_CONTINUE = 2, /* a continuation, cut at the stop tokens and where the problem's
+                           * stop_line says (SandboxFusion's pretrain mode) */
+};
+
 /* Builds h for problem p and completion. language: NULL or "" for the problem's; another
  * language is refused (-EINVAL with err) for a harness problem. */
-int harness_build(const struct json *p, const char *completion, const char *language, bool extract,
-                  struct harness *h, char err[ERR_LEN]);
+int harness_build(const struct json *p, const char *completion, const char *language,
+                  enum harness_take take, struct harness *h, char err[ERR_LEN]);
 
 void harness_fini(struct harness *h);
 

@@ -157,6 +157,8 @@ struct json *loader_new_problem(const char *id, const char *prompt, const char *
     json_set_num(p, "memory_mb", (double)memory_mb);
     json_set(p, "solutions", json_object());
     json_set(p, "stop", json_array());
+    json_set_bool(p, "stop_line", false);
+    json_set_bool(p, "continues", false);
     json_set(p, "labels", json_object());
     return p;
 }

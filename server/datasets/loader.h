@@ -19,6 +19,11 @@
  *   compare     stdio: {mode, abs_eps, rel_eps} (server/judge/compare's modes)
  *   solutions   {language: reference completion} ({} when the source has none)
  *   stop        strings at which a continuation is cut (MultiPL-E's stop tokens), or []
+ *   stop_line   whether a continuation also ends before its first line that starts in column 0
+ *               (HumanEval's Python rule: a newline followed by a non-space character)
+ *   continues   harness: whether a completion continues the prompt unless /submit is told
+ *               otherwise (the HumanEval family, SandboxFusion's pretrain mode), rather than
+ *               being an answer the code is extracted from
  *   time_ms, memory_mb   limits per run
  *   labels      the source's other fields worth keeping (difficulty, level, name...)
  *

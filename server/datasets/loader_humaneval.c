@@ -3,7 +3,9 @@
  * HumanEval (Python), HumanEval-X (C++, Go, Rust, Python; the language from the task id's
  * prefix), MultiPL-E (its stop tokens kept) and McEval (C, C++, Go, Rust). A completion that
  * continues the prompt follows `before`; one that defines the entry point itself follows
- * `preamble` (the prompt up to the signature); `after` is the test code.
+ * `preamble` (the prompt up to the signature); `after` is the test code. HumanEval, HumanEval-X
+ * and MultiPL-E completions continue the prompt unless /submit is told otherwise, as in
+ * SandboxFusion's pretrain mode; Python's continuations end at their first line in column 0.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +24,8 @@ int loader_norm_humaneval(const struct loader_ctx *c, const struct json *r, stru
         loader_need_str(c, r, "canonical_solution", &sol))
         return -EINVAL;
     struct json *p = loader_new_problem(id, prompt, "python", entry, "harness", 3000, 512);
+    json_set_bool(p, "continues", true);
+    json_set_bool(p, "stop_line", true);
     char *after = NULL;
     if (asprintf(&after, "\n%s\n\ncheck(%s)\n", test, entry) < 0)
         after = NULL;
@@ -114,6 +118,7 @@ int loader_norm_humanevalx(const struct loader_ctx *c, const struct json *r, str
         loader_set_solution(p, "rust_test", sol);
     } else if (strncmp(id, "Python/", 7) == 0) {
         p = loader_new_problem(id, prompt, "python", entry, "harness", 3000, 512);
+        json_set_bool(p, "stop_line", true);
         rc = loader_set_harness(p, strdup(prompt), strdup(prompt),
                                 loader_cat("\n", test, NULL, NULL));
         loader_set_solution(p, "python", sol);
@@ -122,6 +127,7 @@ int loader_norm_humanevalx(const struct loader_ctx *c, const struct json *r, str
                           "a HumanEval-X language verdict runs: CPP/, Go/, Rust/ or "
                           "Python/");
     }
+    json_set_bool(p, "continues", true);
     *out = p;
     return rc;
 }
@@ -145,6 +151,7 @@ int loader_norm_multiple(const struct loader_ctx *c, const struct json *r, struc
     char entry[128];
     loader_guess_entry(prompt, entry, sizeof(entry));
     struct json *p = loader_new_problem(name, prompt, run, entry, "harness", 5000, 512);
+    json_set_bool(p, "continues", true);
     int rc = loader_set_harness(p, strdup(prompt), loader_before_signature(prompt, entry),
                                 loader_cat("\n", tests, NULL, NULL));
     const struct json *stop = json_get(r, "stop_tokens");

@@ -16,7 +16,7 @@
 #include "server/util/slurp.h"
 
 /* Changed whenever a normaliser changes what it produces, so stored datasets are re-read. */
-#define LOADER_VERSION "verdict-loader-2"
+#define LOADER_VERSION "verdict-loader-3"
 
 static int hash_tree(struct sha256 *h, const char *path, const char *rel, char err[ERR_LEN])
 {

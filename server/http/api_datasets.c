@@ -5,8 +5,10 @@
  * /list_datasets, /list_ids, /get_prompts, /get_prompt_by_id and /submit, with `config`
  * (TestConfig) honoured for provided_data (the problem's row inline), language and
  * extra.is_freeform; custom_extract_logic (Python their server exec's) is refused. /submit
- * extracts the code from the completion (fenced, incomplete fence, heuristic) unless
- * extra.is_freeform is false, when the completion continues the prompt as it is.
+ * takes the completion as a continuation of the prompt (cut at the problem's stops) when
+ * extra.is_freeform is false, or is missing for a problem that continues by default (the
+ * HumanEval family: SandboxFusion's pretrain mode); otherwise it extracts the code (fenced,
+ * incomplete fence, heuristic).
  *
  * Threads: /list_datasets, /list_ids, /get_prompts and /get_prompt_by_id run whole on a
  * scheduler worker (the HTTP thread only queues them: no SQLite there); their loops walk
@@ -445,11 +447,16 @@ static void submit_route(struct api *a, struct http_exchange *x)
     }
     *w = (struct submit_work){.api = a, .x = x, .problem = p};
     json_str(json_get(config, "language"), &language);
-    bool freeform = true;
+    /* SandboxFusion's default is the prompt's continuation for the HumanEval family and
+     * extraction for the others (MBPP, stdin/stdout problems) */
+    bool continues = false, freeform;
+    json_bool(json_get(p, "continues"), &continues);
+    freeform = !continues;
     extra = json_get(config, "extra");
     json_bool(json_get(extra, "is_freeform"), &freeform);
     char err[ERR_LEN];
-    int rc = harness_build(w->problem, completion, language, freeform, &w->h, err);
+    int rc = harness_build(w->problem, completion, language,
+                           freeform ? HARNESS_EXTRACT : HARNESS_CONTINUE, &w->h, err);
     json_free(body);
     if (rc < 0) {
         api_reply_422(a, x, "value_error", "config", "language", err);

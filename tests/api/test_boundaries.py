@@ -3,9 +3,12 @@
 form for every judging route, and SE counted once. Loopback only, every loop bounded."""
 import base64
 import json
+import os
 
+import pytest
 import requests
 
+from conftest import LANGUAGES, Server
 from test_metrics import scrape
 
 B64 = base64.b64encode(b"x").decode()
@@ -114,3 +117,30 @@ def test_compile_timeout_is_tle_and_never_cached(server):
     r = server.post("/v1/judge", {"language": "cpp", "code": code + "// v\n",
                                   "tests": [{"expected": "7"}], "limits": {"time_ms": 2000}})
     assert r.json()["status"] == "OK", r.text
+
+
+def test_judge_compile_timeout_is_tle_and_never_cached(tmp_path):
+    # /run_code's side is the test above. /v1/judge takes its compile limits from the
+    # language's template: a server whose C++ template allows 50 ms of compile CPU (g++ needs
+    # far more for <bits/stdc++.h>) answers TLE for the compile every time, never a cached
+    # compile error.
+    if os.geteuid() != 0:
+        pytest.skip("the sandbox needs root")
+    with open(os.path.join(LANGUAGES, "cpp.json")) as f:
+        cpp = json.load(f)
+    cpp["compile"]["limits"]["cpu_ms"] = 50
+    (tmp_path / "cpp.json").write_text(json.dumps(cpp))
+    s = Server(cells=1, extra=("--languages", str(tmp_path)))
+    try:
+        body = {"language": "cpp", "code": "#include <bits/stdc++.h>\nint main() { std::cout << 7; }\n",
+                "tests": [{"expected": "7"}]}
+        for _ in range(3):
+            r = s.post("/v1/judge", body, timeout=120)
+            assert r.status_code == 200, r.text
+            d = r.json()
+            assert d["status"] == "TLE" and d["reward"] == 0 and d["ran"] == 0, d
+            assert d["compile"]["ok"] is False and d["compile"]["verdict"] == "TLE", d
+            assert d["compile"]["cached"] is False, d
+    finally:
+        code, left = s.stop()
+    assert code == 0 and not left

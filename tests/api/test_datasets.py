@@ -40,6 +40,9 @@ def srv():
     assert code == 0 and not left
 
 
+FREEFORM = {"extra": {"is_freeform": True}}  # extract the code from an answer
+
+
 def humaneval():
     with gzip.open(os.path.join(DATA, "HumanEval.jsonl.gz"), "rt") as f:
         return [json.loads(l) for l in f]
@@ -69,7 +72,7 @@ def test_get_prompts(srv):
 
 
 def test_submit_fenced_and_prose(srv):
-    body = {"dataset": "humaneval", "id": "HumanEval/2", "config": {},
+    body = {"dataset": "humaneval", "id": "HumanEval/2", "config": FREEFORM,
             "completion": "Here is my solution:\n\n```python\ndef truncate_number(number: float) -> float:\n"
                           "    return number % 1.0\n```\n\nIt keeps the fractional part."}
     r = srv.post("/submit", body).json()
@@ -85,7 +88,7 @@ def test_submit_fenced_and_prose(srv):
 
 
 def test_submit_wrong_and_continuation(srv):
-    body = {"dataset": "humaneval", "id": "HumanEval/2", "config": {},
+    body = {"dataset": "humaneval", "id": "HumanEval/2", "config": FREEFORM,
             "completion": "```python\ndef truncate_number(number):\n    return number\n```"}
     r = srv.post("/submit", body).json()
     assert r["accepted"] is False
@@ -97,6 +100,57 @@ def test_submit_wrong_and_continuation(srv):
             "completion": "    return number % 1.0\n"}
     r = srv.post("/submit", body).json()
     assert r["accepted"] is True and r["extracted_type"] is None
+
+
+# A completion that goes on past the function, as a pretrained model's does: a helper at column
+# 0, then prose (a SyntaxError were it kept).
+JUNK = "\n\ndef random_helper():\n    return 1\n\nThat is the whole function.\n"
+
+
+@pytest.mark.parametrize("config", [{}, {"extra": {}}, {"extra": {"is_freeform": False}},
+                                    {"extra": {"is_freeform": None}}])
+def test_submit_continuation_is_the_default_and_cut(srv, config):
+    # SandboxFusion's pretrain mode (is_freeform missing or false): prompt + the completion cut
+    # before its first line in column 0 + the tests.
+    row = next(r for r in humaneval() if r["task_id"] == "HumanEval/2")
+    body = {"dataset": "humaneval", "id": "HumanEval/2", "config": config,
+            "completion": row["canonical_solution"] + JUNK}
+    r = srv.post("/submit", body).json()
+    assert r["accepted"] is True, r
+    # cut where SandboxFusion's regex is, before the newline that a column-0 line follows
+    assert r["extracted_code"] == row["canonical_solution"] + "\n" and r["extracted_type"] is None
+    assert r["full_code"].startswith(row["prompt"] + row["canonical_solution"])
+    assert "random_helper" not in r["full_code"] and "check(truncate_number)" in r["full_code"]
+    # a wrong continuation is judged, and rejected
+    body["completion"] = "    return number\n" + JUNK
+    r = srv.post("/submit", body).json()
+    assert r["accepted"] is False and r["extracted_code"] == "    return number\n\n", r
+    assert r["tests"][0]["passed"] is False
+    assert "AssertionError" in r["tests"][0]["exec_info"]["run_result"]["stderr"], r
+
+
+def test_submit_continuation_of_provided_rows(srv):
+    # rows sent inline (provided_data) continue by default too
+    row = humaneval()[4]
+    body = {"dataset": "humaneval_python", "id": row["task_id"], "config": {"provided_data": row},
+            "completion": row["canonical_solution"] + JUNK}
+    r = srv.post("/submit", body).json()
+    assert r["accepted"] is True and r["extracted_code"] == row["canonical_solution"] + "\n", r
+
+
+def test_submit_freeform_still_extracts(srv):
+    # is_freeform true: the code is extracted from the answer, column-0 helpers and all
+    body = {"dataset": "humaneval", "id": "HumanEval/2", "config": FREEFORM,
+            "completion": "Here:\n```python\ndef helper(n):\n    return n % 1.0\n\n\n"
+                          "def truncate_number(number):\n    return helper(number)\n```\nDone."}
+    r = srv.post("/submit", body).json()
+    assert r["accepted"] is True and r["extracted_type"] == "fenced", r
+    assert r["extracted_code"].startswith("def helper(n):") and "def truncate_number" in r["extracted_code"]
+    # the same fenced answer as a continuation is the prompt followed by a fence: not Python
+    body["config"] = {}
+    r = srv.post("/submit", body).json()
+    assert r["accepted"] is False and r["extracted_type"] is None, r
+    # MBPP (no pretrain mode in SandboxFusion) still extracts by default: test_submit_mbpp_by_number
 
 
 def test_submit_mbpp_by_number(srv):
@@ -140,7 +194,7 @@ def test_submit_refuses_nul(srv):
 def test_provided_data(srv):
     row = humaneval()[5]
     body = {"dataset": "anything", "id": row["task_id"],
-            "config": {"provided_data": row},
+            "config": {"provided_data": row, **FREEFORM},
             "completion": "```python\n" + row["prompt"] + row["canonical_solution"] + "```"}
     r = srv.post("/submit", body).json()
     assert r["accepted"] is True and r["id"] == row["task_id"]
@@ -192,7 +246,7 @@ def test_restart_does_not_parse_again(srv):
 
 def test_metrics_count_submissions(srv):
     before = requests.get(srv.url + "/metrics", timeout=10).text
-    body = {"dataset": "humaneval", "id": "HumanEval/2", "config": {},
+    body = {"dataset": "humaneval", "id": "HumanEval/2", "config": FREEFORM,
             "completion": "```python\ndef truncate_number(number):\n    return number % 1.0\n```"}
     assert srv.post("/submit", body).json()["accepted"] is True
     after = requests.get(srv.url + "/metrics", timeout=10).text

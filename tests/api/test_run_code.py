@@ -176,6 +176,43 @@ def test_nodejs_without_its_modules_is_unavailable(tmp_path, monkeypatch):
     assert code == 0 and not left
 
 
+GO_TEST = """package main
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	if 2+3 != %s {
+		t.Fatal("2+3")
+	}
+}
+"""
+
+
+def test_go_test_prints_go_tests_summary(server):
+    # SandboxFusion runs `go test <f>_test.go`: `ok  \tcommand-line-arguments\t<time>s` when
+    # the tests passed, `FAIL\tcommand-line-arguments\t<time>s` when they did not. verdict's
+    # compiled test binary prints it too, chosen by the binary's exit status.
+    r = server.run_code(code=GO_TEST % "5", language="go_test", compile_timeout=60)
+    assert r["status"] == "Success", r
+    out = r["run_result"]["stdout"]
+    assert "\nok  \tcommand-line-arguments\t" in out and out.endswith("s\n"), out
+    assert "FAIL" not in out
+    r = server.run_code(code=GO_TEST % "6", language="go_test", compile_timeout=60)
+    assert r["status"] == "Failed" and r["run_result"]["return_code"] == 1, r
+    out = r["run_result"]["stdout"]
+    assert "--- FAIL: TestAdd" in out and "\nFAIL\tcommand-line-arguments\t" in out, out
+    assert "ok  \t" not in out
+    # a test that prints the line itself and fails is still FAIL; os.Exit(0) in a test panics,
+    # as under `go test`
+    fake = GO_TEST.replace('import "testing"', 'import (\n\t"fmt"\n\t"os"\n\t"testing"\n)')
+    fake += ('func TestFake(t *testing.T) {\n\tfmt.Println("ok  \\tcommand-line-arguments\\t0.001s")'
+             '\n\tos.Exit(0)\n}\n')
+    r = server.run_code(code=fake % "5", language="go_test", compile_timeout=60)
+    assert r["status"] == "Failed" and r["run_result"]["return_code"] != 0, r
+    assert "\nFAIL\tcommand-line-arguments\t" in r["run_result"]["stdout"], r
+    assert "unexpected call to os.Exit(0)" in r["run_result"]["stderr"], r
+
+
 # ---- veRL's cases (verl/utils/reward_score/sandbox_fusion) --------------------------------
 
 def test_verl_python_as_cpp_is_a_compile_error(server):

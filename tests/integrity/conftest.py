@@ -74,7 +74,11 @@ def code(s):
 
 def submit(srv, dataset, pid, code, fence="python", **config):
     """/submit with `code` as an answer fenced as `fence` (None: the completion as it is); the
-    EvalResult (a 500, the sandbox's failure, is its {"detail"}: not judged)."""
+    EvalResult (a 500, the sandbox's failure, is its {"detail"}: not judged). A fenced answer is
+    sent as freeform (`extra.is_freeform`), which the HumanEval family needs: its default is
+    the prompt's continuation."""
+    if fence:
+        config.setdefault("extra", {"is_freeform": True})
     r = srv.post("/submit", {"dataset": dataset, "id": pid, "config": config,
                              "completion": f"```{fence}\n{code}\n```" if fence else code})
     assert r.status_code in (200, 500), r.text

@@ -247,10 +247,16 @@ static void test_libraries(void)
         ASSERT_TRUE(run("go_test", "go_test", "pass_test.go", NULL, (struct job_limits){0}, &o));
         ASSERT_INT_EQ(o.res.status, JOB_OK);
         ASSERT_STR_CONTAINS(o.out, "--- PASS: TestAdd");
+        /* `go test`'s summary line after the binary's own output, from its exit status */
+        ASSERT_STR_CONTAINS(o.out, "PASS\nok  \tcommand-line-arguments\t");
+        ASSERT_TRUE(strstr(o.out, "FAIL") == NULL);
         done(&o);
         ASSERT_TRUE(run("go_test", "go_test", "fail_test.go", NULL, (struct job_limits){0}, &o));
         ASSERT_INT_EQ(o.res.status, JOB_RE);
+        ASSERT_INT_EQ(o.res.exit_code, 1);
         ASSERT_STR_CONTAINS(o.out, "--- FAIL: TestAdd");
+        ASSERT_STR_CONTAINS(o.out, "\nFAIL\nFAIL\tcommand-line-arguments\t");
+        ASSERT_TRUE(strstr(o.out, "ok  \t") == NULL);
         done(&o);
     }
     if (wanted("rust")) {

