@@ -286,6 +286,16 @@ static void test_libraries(void)
         ASSERT_TRUE(o.res.err_len > 0 &&
                     memmem(o.res.err, o.res.err_len, "AssertionError: one is not two", 30));
         done(&o);
+        /* Every class the source declares is there at run time: a nested class, an
+         * anonymous Comparator (Main$1.class) and a second top-level class. */
+        ASSERT_TRUE(run("java", "java", "classes.java", NULL, (struct job_limits){0}, &o));
+        ASSERT_TRUE(o.prog.ok);
+        if (o.res.status != JOB_OK)
+            fprintf(stderr, "classes.java: %s %.*s\n", job_status_name(o.res.status),
+                    (int)(o.res.err_len < 300 ? o.res.err_len : 300), o.res.err);
+        ASSERT_INT_EQ(o.res.status, JOB_OK);
+        ASSERT_STR_EQ(o.out, "[3, 2, 1] 42\n");
+        done(&o);
     }
 }
 
