@@ -12,6 +12,8 @@ packages=(
     # test suite's helpers
     python3 golang-go golang-github-stretchr-testify-dev libboost-dev libssl-dev
     librust-rand-dev librust-regex-dev librust-md5-dev
+    # java: the JDK languages/java.json runs, and org.javatuples on its classpath (MultiPL-E)
+    openjdk-17-jdk-headless libjavatuples-java
     # the API tests: a real client against the real server
     python3-pytest python3-requests
 )

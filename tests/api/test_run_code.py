@@ -213,6 +213,30 @@ def test_go_test_prints_go_tests_summary(server):
     assert "unexpected call to os.Exit(0)" in r["run_result"]["stderr"], r
 
 
+def test_java_assertions_and_javatuples(server):
+    # SandboxFusion runs `java -cp .:javatuples-1.2.jar -ea Main`: a failing assert fails the
+    # run, and org.javatuples (every MultiPL-E Java prompt imports it) compiles and runs.
+    r = server.run_code(code='public class Main { public static void main(String[] a) '
+                        '{ assert 1 == 2 : "one is not two"; System.out.println("off"); } }',
+                        language="java")
+    assert r["status"] == "Failed"
+    assert r["compile_result"]["status"] == "Finished" and r["compile_result"]["return_code"] == 0
+    assert r["run_result"]["status"] == "Finished"
+    assert r["run_result"]["return_code"] not in (0, None)
+    assert r["run_result"]["verdict"] == "RE" and r["run_result"]["stdout"] == ""
+    assert "AssertionError: one is not two" in r["run_result"]["stderr"]
+    tuples = ("import org.javatuples.*;\n"
+              "class Main { public static void main(String[] a) {\n"
+              "  Pair<Integer, String> p = Pair.with(42, \"ba\");\n"
+              "  assert p.getValue0() == 42;\n"
+              "  System.out.println(p + \" \" + p.getValue1()); } }")
+    r = server.run_code(code=tuples, language="java")
+    assert r["status"] == "Success", r
+    assert r["compile_result"]["return_code"] == 0
+    assert r["run_result"]["return_code"] == 0 and r["run_result"]["verdict"] == "OK"
+    assert r["run_result"]["stdout"] == "[42, ba] ba\n"
+
+
 # ---- veRL's cases (verl/utils/reward_score/sandbox_fusion) --------------------------------
 
 def test_verl_python_as_cpp_is_a_compile_error(server):

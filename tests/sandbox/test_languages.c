@@ -1,10 +1,10 @@
 /*
  * Every language, for real (label sandbox): hello world, stdin echoed, a compile error (CE
  * with the compiler's message), a runtime error (RE, exit code 3), TLE, MLE, threads; Go and
- * Rust allocating 200 MB under 512 MB; the libraries benchmarks use (Boost, testify, crates,
- * Node modules); the compile cache compiling a C++ and a Rust program once for 20 runs;
- * compile bombs stopped within their limits; CUDA compiling without a GPU (its runs need one:
- * test_cuda).
+ * Rust allocating 200 MB under 512 MB; the libraries harnesses need (Boost, Go's testify, Rust
+ * crates, Node modules, org.javatuples) and Java's assertions on; the compile cache compiling a
+ * C++ and a Rust program once for 20 runs; compile bombs stopped within their limits; CUDA
+ * compiling without a GPU (its runs need one: test_cuda).
  *
  * usage: test_languages VERDICT_EXE LANGUAGES_DIR PROGRAMS_DIR
  */
@@ -281,6 +281,35 @@ static void test_libraries(void)
             fprintf(stderr, "modules.js: %s %s\n", job_status_name(o.res.status), o.out);
         ASSERT_INT_EQ(o.res.status, JOB_OK);
         ASSERT_STR_EQ(o.out, "3 fooBar a,b EROFS\n");
+        done(&o);
+    }
+    if (wanted("java")) {
+        /* org.javatuples on both classpaths (MultiPL-E's prompts import it), and assertions
+         * on (java -ea, as SandboxFusion runs it): a failing assert is an RE. */
+        ASSERT_TRUE(run("java", "java", "tuples.java", NULL, (struct job_limits){0}, &o));
+        if (!o.prog.ok)
+            fprintf(stderr, "tuples.java: %s\n", o.prog.message);
+        ASSERT_TRUE(o.prog.ok);
+        ASSERT_INT_EQ(o.res.status, JOB_OK);
+        ASSERT_STR_EQ(o.out, "42 ba true [1, 2, 3]\n");
+        done(&o);
+        ASSERT_TRUE(run("java", "java", "assert.java", NULL, (struct job_limits){0}, &o));
+        ASSERT_TRUE(o.prog.ok);
+        ASSERT_INT_EQ(o.res.status, JOB_RE);
+        ASSERT_TRUE(o.res.exit_code != 0);
+        ASSERT_STR_EQ(o.out, "");
+        ASSERT_TRUE(o.res.err_len > 0 &&
+                    memmem(o.res.err, o.res.err_len, "AssertionError: one is not two", 30));
+        done(&o);
+        /* Every class the source declares is there at run time: a nested class, an
+         * anonymous Comparator (Main$1.class) and a second top-level class. */
+        ASSERT_TRUE(run("java", "java", "classes.java", NULL, (struct job_limits){0}, &o));
+        ASSERT_TRUE(o.prog.ok);
+        if (o.res.status != JOB_OK)
+            fprintf(stderr, "classes.java: %s %.*s\n", job_status_name(o.res.status),
+                    (int)(o.res.err_len < 300 ? o.res.err_len : 300), o.res.err);
+        ASSERT_INT_EQ(o.res.status, JOB_OK);
+        ASSERT_STR_EQ(o.out, "[3, 2, 1] 42\n");
         done(&o);
     }
 }
