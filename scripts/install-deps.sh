@@ -14,6 +14,8 @@ packages=(
     librust-rand-dev librust-regex-dev librust-md5-dev
     # java: the JDK languages/java.json runs, and org.javatuples on its classpath (MultiPL-E)
     openjdk-17-jdk-headless libjavatuples-java
+    # interpreters SandboxFusion offers: php, lua, perl, ruby (about 9 MB of downloads)
+    php-cli lua5.4 perl ruby
     # the API tests: a real client against the real server
     python3-pytest python3-requests
 )

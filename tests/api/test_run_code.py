@@ -237,6 +237,33 @@ def test_java_assertions_and_javatuples(server):
     assert r["run_result"]["stdout"] == "[42, ba] ba\n"
 
 
+def test_php_lua_perl_ruby(server):
+    # Interpreted as in SandboxFusion (no compile_result); PHP code without `<?php` gets one.
+    hello = {"php": 'echo "Hello World\\n";',
+             "lua": 'print("Hello World")',
+             "perl": 'print "Hello World\\n";',
+             "ruby": 'puts "Hello World"'}
+    failing = {"php": "<?php\nexit(1);", "lua": "os.exit(1)", "perl": "exit 1;",
+               "ruby": "exit 1"}
+    echo = {"php": "<?php echo trim(fgets(STDIN)) * 2, \"\\n\";",
+            "lua": 'print(io.read("n") * 2)',
+            "perl": "my $n = <STDIN>; print $n * 2, \"\\n\";",
+            "ruby": "puts gets.to_i * 2"}
+    for lang in hello:
+        r = server.run_code(code=hello[lang], language=lang)
+        assert r["status"] == "Success", (lang, r)
+        assert r["compile_result"] is None
+        assert r["run_result"]["stdout"] == "Hello World\n" and r["run_result"]["return_code"] == 0
+        r = server.run_code(code=failing[lang], language=lang)
+        assert r["status"] == "Failed", (lang, r)
+        assert r["run_result"]["status"] == "Finished" and r["run_result"]["return_code"] == 1
+        r = server.run_code(code=echo[lang], language=lang, stdin="21")
+        assert r["status"] == "Success" and r["run_result"]["stdout"] == "42\n", (lang, r)
+    r = server.run_code(code="<?php\nfunction broken( {", language="php")
+    assert r["status"] == "Failed" and "PHP Parse error" in r["run_result"]["stderr"]
+    assert r["run_result"]["stdout"] == ""
+
+
 # ---- veRL's cases (verl/utils/reward_score/sandbox_fusion) --------------------------------
 
 def test_verl_python_as_cpp_is_a_compile_error(server):

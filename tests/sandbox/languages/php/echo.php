@@ -1,0 +1,2 @@
+<?php
+echo stream_get_contents(STDIN);

@@ -1,0 +1,5 @@
+<?php
+$hog = [];
+while (true) {
+    $hog[] = str_repeat("x", 1 << 20);
+}

@@ -1,0 +1,2 @@
+t = Thread.new { 6 * 7 }
+puts t.value
