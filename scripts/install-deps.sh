@@ -14,6 +14,8 @@ packages=(
     librust-rand-dev librust-regex-dev librust-md5-dev
     # java: the JDK languages/java.json runs, and org.javatuples on its classpath (MultiPL-E)
     openjdk-17-jdk-headless libjavatuples-java
+    # D: LDC (ldmd2 takes dmd's options) and its shared Phobos, for languages/d.json and d_ut.json
+    ldc
     # the API tests: a real client against the real server
     python3-pytest python3-requests
 )
@@ -44,6 +46,10 @@ rust_deps() {
             echo "install-deps: no npm, Node modules not installed"
         elif ! bash "$(dirname "$0")/build-node-deps.sh"; then
             echo "install-deps: Node modules not installed (npm failed), nodejs unavailable" >&2
+        fi
+        # tsx, which typescript programs run with (the same: without it typescript is unavailable).
+        if command -v npm >/dev/null && ! bash "$(dirname "$0")/build-ts-deps.sh"; then
+            echo "install-deps: tsx not installed (npm failed), typescript unavailable" >&2
         fi
     fi
 }
