@@ -16,6 +16,8 @@ packages=(
     openjdk-17-jdk-headless libjavatuples-java
     # interpreters SandboxFusion offers: php, lua, perl, ruby (about 9 MB of downloads)
     php-cli lua5.4 perl ruby
+    # D: LDC (ldmd2 takes dmd's options) and its shared Phobos, for languages/d.json and d_ut.json
+    ldc
     # the API tests: a real client against the real server
     python3-pytest python3-requests
 )
@@ -46,6 +48,10 @@ rust_deps() {
             echo "install-deps: no npm, Node modules not installed"
         elif ! bash "$(dirname "$0")/build-node-deps.sh"; then
             echo "install-deps: Node modules not installed (npm failed), nodejs unavailable" >&2
+        fi
+        # tsx, which typescript programs run with (the same: without it typescript is unavailable).
+        if command -v npm >/dev/null && ! bash "$(dirname "$0")/build-ts-deps.sh"; then
+            echo "install-deps: tsx not installed (npm failed), typescript unavailable" >&2
         fi
     fi
 }

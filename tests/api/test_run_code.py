@@ -264,6 +264,37 @@ def test_php_lua_perl_ruby(server):
     assert r["run_result"]["stdout"] == ""
 
 
+def test_typescript_and_d(server):
+    # SandboxFusion's `tsx <f>.ts` (types stripped, not checked) and `dmd <f>.d -unittest`
+    # (the unittest blocks run, and a failing one fails the run), by their SandboxFusion names.
+    r = server.run_code(code='const n: number = 42;\nconsole.log(`Hello, ${n}`);',
+                        language="typescript")
+    assert r["status"] == "Success", r
+    assert r["compile_result"] is None and r["run_result"]["stdout"] == "Hello, 42\n"
+    r = server.run_code(code="const s: string = 1;\nprocess.exit(s - 1 + 2);", language="ts")
+    assert r["status"] == "Failed" and r["run_result"]["return_code"] == 2, r
+    r = server.run_code(code="function f( {", language="typescript")
+    assert r["status"] == "Failed" and r["run_result"]["return_code"] == 1, r
+    assert "esbuild" in r["run_result"]["stderr"]
+    d = ("import std.stdio;\nint twice(int x) { return 2 * x; }\n"
+         "unittest { writeln(\"Hello, world!\"); assert(twice(21) == %s); }\nvoid main() {}\n")
+    r = server.run_code(code=d % "42", language="D_ut", compile_timeout=30)
+    assert r["status"] == "Success", r
+    assert r["compile_result"]["status"] == "Finished" and r["compile_result"]["return_code"] == 0
+    assert r["run_result"]["stdout"] == "Hello, world!\n"
+    r = server.run_code(code=d % "41", language="D_ut", compile_timeout=30)
+    assert r["status"] == "Failed" and r["run_result"]["return_code"] == 1, r
+    assert "main.d(3): [unittest] Assertion failure" in r["run_result"]["stdout"], r
+    r = server.run_code(code='import std.stdio;\nvoid main() { writeln("Hello") }',
+                        language="D_ut")
+    assert r["status"] == "Failed" and r["run_result"] is None
+    assert r["compile_result"]["return_code"] != 0
+    assert "main.d(2): Error" in r["compile_result"]["stderr"]
+    r = server.run_code(code='import std.stdio;\nvoid main() { writeln("Hello, D"); }',
+                        language="d")
+    assert r["status"] == "Success" and r["run_result"]["stdout"] == "Hello, D\n", r
+
+
 # ---- veRL's cases (verl/utils/reward_score/sandbox_fusion) --------------------------------
 
 def test_verl_python_as_cpp_is_a_compile_error(server):

@@ -3,9 +3,10 @@
  * with the compiler's message), a runtime error (RE, exit code 3), TLE, MLE, threads (or a
  * process, where the language has no threads; Lua has neither); Go and Rust allocating 200 MB
  * under 512 MB; the libraries harnesses need (Boost, Go's testify, Rust crates, Node modules,
- * org.javatuples) and Java's assertions on; the compile cache compiling a C++ and a Rust
- * program once for 20 runs; compile bombs stopped within their limits; CUDA
- * compiling without a GPU (its runs need one: test_cuda).
+ * org.javatuples), Java's assertions on, TypeScript's types stripped unchecked and D's
+ * unittest blocks run; the compile cache compiling a C++ and a Rust program once for 20 runs;
+ * compile bombs stopped within their limits; CUDA compiling without a GPU (its runs need one:
+ * test_cuda).
  *
  * usage: test_languages VERDICT_EXE LANGUAGES_DIR PROGRAMS_DIR
  */
@@ -134,6 +135,9 @@ static const struct case_ cases[] = {
     {"lua", "lua", "lua", false, false},
     {"perl", "perl", "pl", false, true},
     {"ruby", "ruby", "rb", false, true},
+    {"typescript", "typescript", "ts", false, true},
+    {"d", "d", "d", true, true},
+    {"d_ut", "d_ut", "d", true, true},
 };
 
 static void check_language(const struct case_ *c)
@@ -320,6 +324,27 @@ static void test_libraries(void)
                     (int)(o.res.err_len < 300 ? o.res.err_len : 300), o.res.err);
         ASSERT_INT_EQ(o.res.status, JOB_OK);
         ASSERT_STR_EQ(o.out, "[3, 2, 1] 42\n");
+        done(&o);
+    }
+    if (wanted("typescript")) {
+        /* tsx strips the types without checking them, as SandboxFusion runs TypeScript. */
+        ASSERT_TRUE(run("typescript", "typescript", "types.ts", NULL, (struct job_limits){0}, &o));
+        ASSERT_INT_EQ(o.res.status, JOB_OK);
+        ASSERT_STR_EQ(o.out, "3 42 Green\n");
+        done(&o);
+    }
+    if (wanted("d_ut")) {
+        /* As dmd -unittest: the unittest blocks run and main does not; a failing one is an RE
+         * naming the assertion. */
+        ASSERT_TRUE(run("d_ut", "d_ut", "pass.d", NULL, (struct job_limits){0}, &o));
+        ASSERT_INT_EQ(o.res.status, JOB_OK);
+        ASSERT_STR_EQ(o.out, "unittest ran\n");
+        done(&o);
+        ASSERT_TRUE(run("d_ut", "d_ut", "fail.d", NULL, (struct job_limits){0}, &o));
+        ASSERT_INT_EQ(o.res.status, JOB_RE);
+        ASSERT_INT_EQ(o.res.exit_code, 1);
+        ASSERT_STR_CONTAINS(o.out, "[unittest] two and two is not five");
+        ASSERT_TRUE(strstr(o.out, "main ran") == NULL);
         done(&o);
     }
 }

@@ -1,0 +1,7 @@
+import std.stdio;
+
+void main()
+{
+    foreach (line; stdin.byLine(KeepTerminator.yes))
+        write(line);
+}

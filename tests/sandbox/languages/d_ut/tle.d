@@ -1,0 +1,6 @@
+void main()
+{
+    ulong n;
+    for (;;)
+        n++;
+}

@@ -1,0 +1,3 @@
+function broken(x: number {
+    return x;
+}

@@ -1,0 +1,2 @@
+const code: number = 3;
+process.exit(code);

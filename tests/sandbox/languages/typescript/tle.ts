@@ -1,0 +1,2 @@
+let n: number = 0;
+for (;;) n++;
