@@ -14,6 +14,10 @@ packages=(
     librust-rand-dev librust-regex-dev librust-md5-dev
     # java: the JDK languages/java.json runs, and org.javatuples on its classpath (MultiPL-E)
     openjdk-17-jdk-headless libjavatuples-java
+    # R, racket, sql and verilog as SandboxFusion names them: Rscript (r-base-core, 26 MB),
+    # Racket CS (racket and racket-common, 107 MB: Debian has no smaller Racket), the sqlite3
+    # shell (0.4 MB) and Icarus Verilog (iverilog and vvp, 2 MB)
+    r-base-core racket sqlite3 iverilog
     # the API tests: a real client against the real server
     python3-pytest python3-requests
 )

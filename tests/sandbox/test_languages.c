@@ -1,7 +1,8 @@
 /*
  * Every language, for real (label sandbox): hello world, stdin echoed, a compile error (CE
- * with the compiler's message), a runtime error (RE, exit code 3), TLE, MLE, threads; Go and
- * Rust allocating 200 MB under 512 MB; the libraries harnesses need (Boost, Go's testify, Rust
+ * with the compiler's message), a runtime error (RE, exit code 3), TLE, MLE, threads where the
+ * language has them (not sql; verilog's are processes of one simulation); Go and Rust
+ * allocating 200 MB under 512 MB; the libraries harnesses need (Boost, Go's testify, Rust
  * crates, Node modules, org.javatuples) and Java's assertions on; the compile cache compiling a
  * C++ and a Rust program once for 20 runs; compile bombs stopped within their limits; CUDA
  * compiling without a GPU (its runs need one: test_cuda).
@@ -119,6 +120,12 @@ struct case_ {
     bool compiled_ce; /* a syntax error is a CE (else found at run time: RE) */
 };
 
+/* Languages without threads, which have no threads program. */
+static bool threadless(const char *lang)
+{
+    return strcmp(lang, "sql") == 0;
+}
+
 static const struct case_ cases[] = {
     {"c", "c", "c", true},
     {"cpp", "cpp", "cpp", true},
@@ -128,6 +135,10 @@ static const struct case_ cases[] = {
     {"nodejs", "nodejs", "js", false},
     {"java", "java", "java", true},
     {"bash", "bash", "sh", false},
+    {"r", "r", "R", false},
+    {"racket", "racket", "rkt", false},
+    {"sql", "sql", "sql", false},
+    {"verilog", "verilog", "sv", true}, /* threads: processes of one fork...join */
 };
 
 static void check_language(const struct case_ *c)
@@ -192,6 +203,10 @@ static void check_language(const struct case_ *c)
     ASSERT_TRUE(o.res.status == JOB_MLE || java_oom);
     done(&o);
 
+    if (threadless(c->lang)) {
+        printf("  %s has no threads: not tested\n", c->lang);
+        return;
+    }
     snprintf(name, sizeof(name), "threads.%s", c->ext);
     ASSERT_TRUE(run(c->lang, c->dir, name, NULL, (struct job_limits){0}, &o));
     ASSERT_INT_EQ(o.res.status, JOB_OK);
