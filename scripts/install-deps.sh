@@ -18,6 +18,10 @@ packages=(
     php-cli lua5.4 perl ruby
     # D: LDC (ldmd2 takes dmd's options) and its shared Phobos, for languages/d.json and d_ut.json
     ldc
+    # R, racket, sql and verilog as SandboxFusion names them: Rscript (r-base-core, 26 MB),
+    # Racket CS (racket and racket-common, 107 MB: Debian has no smaller Racket), the sqlite3
+    # shell (0.4 MB) and Icarus Verilog (iverilog and vvp, 2 MB)
+    r-base-core racket sqlite3 iverilog
     # the API tests: a real client against the real server
     python3-pytest python3-requests
 )

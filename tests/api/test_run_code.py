@@ -130,6 +130,39 @@ def test_bash(server):
     assert r["run_result"]["stdout"] == "65535\n"
 
 
+def test_r_racket_sql_verilog(server):
+    """SandboxFusion's R, racket, sql and verilog: a hello world is Success, a failing program
+    Failed (sql runs in the sqlite3 shell on an in-memory database; verilog's top module is
+    tb, and a syntax error is a compile error)."""
+    programs = {
+        "R": ('cat("hello\\n")', "stop('boom')", "boom"),
+        "racket": ('#lang racket/base\n(displayln "hello")', "#lang racket/base\n(car 1)",
+                   "car: contract violation"),
+        "sql": ("CREATE TABLE t(x TEXT);\nINSERT INTO t VALUES ('hello');\nSELECT x FROM t;",
+                "SELECT * FROM missing;", "no such table: missing"),
+        "verilog": ('module tb; initial begin $display("hello"); $finish; end endmodule',
+                    'module tb; initial $display("hello") endmodule', "syntax error"),
+    }
+    for language, (hello, failing, why) in programs.items():
+        r = server.run_code(code=hello, language=language, compile_timeout=30)
+        assert r["status"] == "Success", (language, r)
+        assert r["run_result"]["stdout"] == "hello\n", (language, r)
+        r = server.run_code(code=failing, language=language, compile_timeout=30)
+        assert r["status"] == "Failed", (language, r)
+        if language == "verilog":
+            assert r["compile_result"]["return_code"] != 0 and r["run_result"] is None, r
+            assert why in r["compile_result"]["stderr"] + r["compile_result"]["stdout"], r
+        else:
+            assert r["compile_result"] is None, (language, r)
+            assert r["run_result"]["return_code"] != 0, (language, r)
+            assert why in r["run_result"]["stderr"], (language, r)
+    # files reach a verilog run as any other (SandboxFusion does not restore them for it)
+    memory = ('module tb; reg [7:0] m[0:0]; initial begin $readmemh("data.hex", m); '
+              '$display("%0d", m[0]); $finish; end endmodule')
+    r = server.run_code(code=memory, language="verilog", files={"data.hex": b64("2a\n")})
+    assert r["status"] == "Success" and r["run_result"]["stdout"] == "42\n", r
+
+
 def test_rust(server):
     sleep = "fn main() { std::thread::sleep(std::time::Duration::from_millis(200)); }"
     r = server.run_code(code=sleep, language="rust", run_timeout=0.1, compile_timeout=10)

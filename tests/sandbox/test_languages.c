@@ -1,12 +1,12 @@
 /*
  * Every language, for real (label sandbox): hello world, stdin echoed, a compile error (CE
  * with the compiler's message), a runtime error (RE, exit code 3), TLE, MLE, threads (or a
- * process, where the language has no threads; Lua has neither); Go and Rust allocating 200 MB
- * under 512 MB; the libraries harnesses need (Boost, Go's testify, Rust crates, Node modules,
- * org.javatuples), Java's assertions on, TypeScript's types stripped unchecked and D's
- * unittest blocks run; the compile cache compiling a C++ and a Rust program once for 20 runs;
- * compile bombs stopped within their limits; CUDA compiling without a GPU (its runs need one:
- * test_cuda).
+ * process where the language has no threads; not Lua or sql; verilog's are processes of one
+ * simulation); Go and Rust allocating 200 MB under 512 MB; the libraries harnesses need
+ * (Boost, Go's testify, Rust crates, Node modules, org.javatuples), Java's assertions on,
+ * TypeScript's types stripped unchecked and D's unittest blocks run; the compile cache
+ * compiling a C++ and a Rust program once for 20 runs; compile bombs stopped within their
+ * limits; CUDA compiling without a GPU (its runs need one: test_cuda).
  *
  * usage: test_languages VERDICT_EXE LANGUAGES_DIR PROGRAMS_DIR
  */
@@ -119,7 +119,7 @@ static bool wanted(const char *lang)
 struct case_ {
     const char *lang, *dir, *ext;
     bool compiled_ce; /* a syntax error is a CE (else found at run time: RE) */
-    bool threads;     /* has threads (or processes) to start: Lua has neither */
+    bool threads;     /* has threads (or processes) to start: Lua and sql have neither */
 };
 
 static const struct case_ cases[] = {
@@ -138,6 +138,10 @@ static const struct case_ cases[] = {
     {"typescript", "typescript", "ts", false, true},
     {"d", "d", "d", true, true},
     {"d_ut", "d_ut", "d", true, true},
+    {"r", "r", "R", false, true},
+    {"racket", "racket", "rkt", false, true},
+    {"sql", "sql", "sql", false, false},
+    {"verilog", "verilog", "sv", true, true}, /* threads: processes of one fork...join */
 };
 
 static void check_language(const struct case_ *c)

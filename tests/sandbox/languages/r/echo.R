@@ -1,0 +1,1 @@
+writeLines(readLines(file("stdin")))

@@ -1,0 +1,1 @@
+quit(status = 3)

@@ -1,0 +1,3 @@
+#lang racket/base
+(define (broken x)
+  (displayln x)

@@ -1,0 +1,2 @@
+SELECT 'before';
+.exit 3

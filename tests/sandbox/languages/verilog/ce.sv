@@ -1,0 +1,5 @@
+module tb;
+  initial begin
+    $display("hello")
+  end
+endmodule
