@@ -718,6 +718,15 @@ static int start(struct supervisor *s, struct run *r, struct pipes *p, struct ch
         snprintf(res->message, sizeof(res->message), "this cell has no uid for a grader");
         return -1;
     }
+    /* Programs reopen their streams by name (/dev/stdin is /proc/self/fd/0, which checks the
+     * pipe's own owner and mode: root's, 0600): each pipe end a process holds as a standard
+     * stream is its uid's. Reopening adds nothing it could not do with the fd it has. */
+    unsigned in_uid = grader ? s->grader_uid : s->uid, in_gid = grader ? s->grader_uid : s->gid;
+    if (fchown(p->in[0], in_uid, in_gid) < 0 || (grader && fchown(p->nul[0], s->uid, s->gid) < 0) ||
+        fchown(p->out[1], s->uid, s->gid) < 0 || fchown(p->err[1], s->uid, s->gid) < 0) {
+        set_se(res, "chown the standard streams", errno);
+        return -1;
+    }
     char pathbuf[256];
     a->uid = s->uid;
     a->gid = s->gid;

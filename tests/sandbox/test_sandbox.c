@@ -196,6 +196,22 @@ static void test_stdin_env_files(void)
     done(&o);
 }
 
+/* The standard streams reopened by name, as programs do (open("/dev/stdin") in Python,
+ * freopen in C): the pipes are the job's own, not root's. */
+static void test_streams_by_name(void)
+{
+    struct outcome o;
+    const char *argv[] = {"/bin/sh", "-c",
+                          "cat /dev/stdin; echo out >/dev/stdout; echo err >/dev/stderr", NULL};
+    struct job j = {
+        .argc = 3, .argv = argv, .stdin_data = (const uint8_t *)"in!\n", .stdin_len = 4};
+    run(&j, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_STR_EQ(o.out, "in!\nout\n");
+    ASSERT_TRUE(o.res.err_len == 4 && memcmp(o.res.err, "err\n", 4) == 0);
+    done(&o);
+}
+
 static void test_exit_and_signal(void)
 {
     struct outcome o;
@@ -681,6 +697,7 @@ int main(int argc, char **argv)
     TEST_RUN(test_true);
     TEST_RUN(test_exact_output);
     TEST_RUN(test_stdin_env_files);
+    TEST_RUN(test_streams_by_name);
     TEST_RUN(test_exit_and_signal);
     TEST_RUN(test_grader);
     TEST_RUN(test_cpu_limit);
