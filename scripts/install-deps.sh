@@ -50,11 +50,12 @@ rust_deps() {
         # is listed unavailable, which need not stop the rest).
         if ! command -v npm >/dev/null; then
             echo "install-deps: no npm, Node modules not installed"
-        elif ! bash "$(dirname "$0")/build-node-deps.sh"; then
+        elif ! bash "$(dirname "$0")/build-npm-deps.sh" "$(dirname "$0")/node-deps" /var/lib/verdict/node; then
             echo "install-deps: Node modules not installed (npm failed), nodejs unavailable" >&2
         fi
         # tsx, which typescript programs run with (the same: without it typescript is unavailable).
-        if command -v npm >/dev/null && ! bash "$(dirname "$0")/build-ts-deps.sh"; then
+        if command -v npm >/dev/null &&
+            ! bash "$(dirname "$0")/build-npm-deps.sh" "$(dirname "$0")/ts-deps" /var/lib/verdict/ts; then
             echo "install-deps: tsx not installed (npm failed), typescript unavailable" >&2
         fi
     fi

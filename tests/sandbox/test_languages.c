@@ -137,7 +137,7 @@ static const struct case_ cases[] = {
     {"ruby", "ruby", "rb", false, true},
     {"typescript", "typescript", "ts", false, true},
     {"d", "d", "d", true, true},
-    {"d_ut", "d_ut", "d", true, true},
+    {"d_ut", "d", "d", true, true}, /* d's programs, compiled with -unittest */
     {"r", "r", "R", false, true},
     {"racket", "racket", "rkt", false, true},
     {"sql", "sql", "sql", false, false},

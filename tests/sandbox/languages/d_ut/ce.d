@@ -1,6 +1,0 @@
-import std.stdio;
-
-void main()
-{
-    writeln("hello")
-}

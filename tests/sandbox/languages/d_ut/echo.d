@@ -1,7 +1,0 @@
-import std.stdio;
-
-void main()
-{
-    foreach (line; stdin.byLine(KeepTerminator.yes))
-        write(line);
-}

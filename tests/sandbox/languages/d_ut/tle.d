@@ -1,6 +1,0 @@
-void main()
-{
-    ulong n;
-    for (;;)
-        n++;
-}
