@@ -14,9 +14,11 @@
 
 #include "runners/cgroup.h"
 #include "server/judge/gpu.h"
+#include "server/judge/lang.h"
 #include "server/judge/toolchain.h"
 
-#define DOCTOR_MAX_CHECKS 48
+/* The host's own checks (about 20), one per language template, one per GPU. */
+#define DOCTOR_MAX_CHECKS (32 + LANG_MAX + GPU_MAX)
 #define DOCTOR_MAX_TOOLS  16
 
 enum check_state { CHECK_OK, CHECK_WARN, CHECK_FAIL, CHECK_INFO };

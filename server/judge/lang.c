@@ -280,9 +280,9 @@ static bool name_ok(const char *s)
 
 static int parse_doc(struct ctx *c, const struct json *doc, struct lang *l)
 {
-    static const char *const fields[] = {"name",      "aliases",     "source",  "compile",
-                                         "run",       "binds",       "version", "version_pick",
-                                         "needs_gpu", "description", "grader",  NULL};
+    static const char *const fields[] = {
+        "name",         "aliases",   "source",      "compile", "run",     "binds", "version",
+        "version_pick", "needs_gpu", "description", "grader",  "install", NULL};
     const char *name;
     bool gpu = false;
     if (!json_is_object(doc))
@@ -297,6 +297,7 @@ static int parse_doc(struct ctx *c, const struct json *doc, struct lang *l)
         get_strings(c, doc, "binds", "", true, false, &l->binds, &l->nbinds) < 0 ||
         get_strings(c, doc, "version", "", false, true, &l->version, &l->nversion) < 0 ||
         get_string(c, doc, "version_pick", true, &l->version_pick) < 0 ||
+        get_string(c, doc, "install", true, &l->install) < 0 ||
         get_grader(c, json_get(doc, "grader"), l) < 0)
         return -EINVAL;
     if (!job_path_ok(l->source) || strchr(l->source, '/'))
@@ -379,6 +380,7 @@ void lang_free(struct lang *l)
     free_strings(l->binds, l->nbinds);
     free_strings(l->version, l->nversion);
     free(l->version_pick);
+    free(l->install);
     if (l->grader) {
         free_strings(l->grader->argv, l->grader->argc);
         free(l->grader->program);
@@ -511,32 +513,39 @@ static bool runnable(const char *prog, char why[ERR_LEN])
     return false;
 }
 
+/* Whether l's toolchain is here and answers, with the reason in l->why when not. */
+static bool probe_one(struct lang *l)
+{
+    if (l->no_rustup) {
+        snprintf(l->why, ERR_LEN,
+                 "no rustup toolchain ($RUSTUP_HOME or ~/.rustup with a default toolchain)");
+        return false;
+    }
+    if ((l->compiled && !runnable(l->compile.argv[0], l->why)) ||
+        !runnable(l->run.argv[0], l->why) || !runnable(l->version[0], l->why))
+        return false;
+    for (int k = 0; k < l->nbinds; k++)
+        if (access(l->binds[k], R_OK) < 0) {
+            err_set(l->why, -errno, "bind %.200s: %m", l->binds[k]);
+            return false;
+        }
+    if (toolchain_version_of((const char *const *)l->version, l->version_pick, l->version_line,
+                             sizeof(l->version_line), VERSION_MS, l->why) < 0)
+        return false;
+    l->why[0] = '\0';
+    return true;
+}
+
 void lang_probe(struct lang_set *set, const char *only)
 {
     for (int i = 0; i < set->n; i++) {
         struct lang *l = set->langs[i];
         if (only && strcmp(only, l->name) != 0)
             continue;
-        l->available = false;
-        if (l->no_rustup) {
-            snprintf(l->why, ERR_LEN,
-                     "no rustup toolchain ($RUSTUP_HOME or ~/.rustup with a default toolchain)");
-            continue;
-        }
-        if ((l->compiled && !runnable(l->compile.argv[0], l->why)) ||
-            !runnable(l->run.argv[0], l->why) || !runnable(l->version[0], l->why))
-            continue;
-        for (int k = 0; k < l->nbinds; k++)
-            if (access(l->binds[k], R_OK) < 0) {
-                err_set(l->why, -errno, "bind %.200s: %m", l->binds[k]);
-                goto next;
-            }
-        if (toolchain_version_of((const char *const *)l->version, l->version_pick, l->version_line,
-                                 sizeof(l->version_line), VERSION_MS, l->why) < 0)
-            continue;
-        l->available = true;
-        l->why[0] = '\0';
-    next:;
+        l->available = probe_one(l);
+        size_t n = strlen(l->why);
+        if (!l->available && l->install && n + 3 < ERR_LEN)
+            snprintf(l->why + n, ERR_LEN - n, "; %s", l->install);
     }
     collect_binds(set);
 }

@@ -53,6 +53,7 @@ struct lang {
     int nversion;
     char **version;             /* the version command */
     char *version_pick;         /* substring of the version line, or NULL: first line */
+    char *install;              /* how to get the toolchain (said when unavailable), or NULL */
     bool needs_gpu;             /* runs need a GPU */
     struct lang_grader *grader; /* harness tests out of process, or NULL: joined to the code */
     char path[256];             /* the template file, for messages */

@@ -455,3 +455,20 @@ def test_openapi_matches_the_routes(server):
         method, path = route.split(" ", 1)
         r = requests.request(method, server.url + path, json={}, timeout=30)
         assert r.status_code not in (404, 405), route
+
+
+def test_pytest_and_unpackaged_languages(server):
+    # SandboxFusion's `pytest <f>.py`: Success when every test passes, Failed when one fails.
+    r = server.run_code(code="def test_one():\n    assert 1 + 1 == 2\n", language="pytest")
+    assert r["status"] == "Success" and "1 passed" in r["run_result"]["stdout"], r
+    r = server.run_code(code="def test_one():\n    assert 1 + 1 == 3\n", language="pytest")
+    assert r["status"] == "Failed" and r["run_result"]["return_code"] == 1, r
+    # julia, swift and lean are SandboxFusion's too, but Debian 12 packages none of them: listed
+    # unavailable with what to install, and refused with the reason.
+    langs = {l["name"]: l for l in requests.get(server.url + "/v1/languages").json()}
+    for name in ("julia", "swift", "lean"):
+        if langs[name]["available"]:
+            continue  # a host that installed it
+        assert "Debian 12 has no" in langs[name]["reason"], langs[name]
+        r = server.post("/run_code", {"code": "1", "language": name})
+        assert r.status_code == 422 and "unavailable" in r.text, r.text

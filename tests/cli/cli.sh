@@ -107,7 +107,8 @@ expect "lang two files"    2 err 'exactly one source file'          -- run --lan
 # JSON: every required check ok, cgroup controllers probed, toolchains and GPU reported.
 "${launch[@]}" "$bin" doctor --json >"$tmp/doctor.json" 2>"$tmp/err"
 rc=$?
-if ! $py - "$tmp/doctor.json" "$rc" <<'PY'
+templates=$(find "$(dirname "$0")/../../languages" -maxdepth 1 -name '*.json' | wc -l)
+if ! $py - "$tmp/doctor.json" "$rc" "$templates" <<'PY'
 import json, os, sys
 doc = json.load(open(sys.argv[1]))
 rc = int(sys.argv[2])
@@ -134,6 +135,7 @@ assert py["path"] in (None, "/usr/bin/python3"), py  # never a pyenv shim
 rust = [t for t in doc["toolchains"] if t["name"] == "rustc"][0]
 assert rust["path"] is None or "/rustup/" not in rust["path"] or "/toolchains/" in rust["path"], rust
 langs = {c["name"]: c for c in doc["checks"] if c["group"] == "language"}
+assert len(langs) == int(sys.argv[3]), (len(langs), sys.argv[3])  # every template reported
 # $VERDICT_TEST_LANGUAGES (the v2 guest's c,cpp,python,bash): the only ones this host has.
 have = os.environ.get("VERDICT_TEST_LANGUAGES")
 for want in ("c", "cpp", "python", "go", "rust", "java", "nodejs", "bash", "cuda"):

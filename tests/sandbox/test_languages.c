@@ -301,6 +301,18 @@ static void test_libraries(void)
         ASSERT_STR_EQ(o.out, "3 fooBar a,b EROFS\n");
         done(&o);
     }
+    if (wanted("pytest")) {
+        /* SandboxFusion's pytest: every test passes (OK) or pytest exits 1 (RE). */
+        ASSERT_TRUE(run("pytest", "pytest", "pass.py", NULL, (struct job_limits){0}, &o));
+        ASSERT_INT_EQ(o.res.status, JOB_OK);
+        ASSERT_STR_CONTAINS(o.out, "2 passed");
+        done(&o);
+        ASSERT_TRUE(run("pytest", "pytest", "fail.py", NULL, (struct job_limits){0}, &o));
+        ASSERT_INT_EQ(o.res.status, JOB_RE);
+        ASSERT_INT_EQ(o.res.exit_code, 1);
+        ASSERT_STR_CONTAINS(o.out, "1 failed");
+        done(&o);
+    }
     if (wanted("java")) {
         /* org.javatuples on both classpaths (MultiPL-E's prompts import it), and assertions
          * on (java -ea, as SandboxFusion runs it): a failing assert is an RE. */
