@@ -34,11 +34,12 @@ void api_reply_422(struct api *a, struct http_exchange *x, const char *type, con
 /* A request_error as FastAPI's 422 (loc prefixed with "body"). */
 void api_reply_error(struct api *a, struct http_exchange *x, const struct request_error *e);
 /* Queues fn(arg) as this exchange's work: its client (X-Verdict-Client, else the peer's
- * address), its class (GPU or CPU) and its weight, the body's length shared out over share
- * items (1 for a whole request; a batch's distinct items). Returns sched_submit's code; fn
- * owns arg once it is 0. Never blocks. */
-int api_queue(struct api *a, struct http_exchange *x, bool gpu, unsigned share, sched_fn fn,
-              void *arg);
+ * address), its class and its weight, the body's length shared out over share items (1 for
+ * a whole request; a batch's distinct items); still queued at deadline (monotonic seconds,
+ * 0: never) it gets expire(arg) instead. Returns sched_submit's code; fn owns arg once it is
+ * 0. Never blocks. */
+int api_queue(struct api *a, struct http_exchange *x, enum sched_class kind, unsigned share,
+              double deadline, sched_fn fn, sched_fn expire, void *arg);
 /* 503 with Retry-After for a scheduler refusal (-EBUSY: queue full; else shutting down). */
 void api_reply_busy(struct api *a, struct http_exchange *x, int rc);
 

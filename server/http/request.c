@@ -232,8 +232,11 @@ static int parse_run_code(const struct json *b, struct judge_request *r, struct 
      * the server admits, so a compile starved by other work is not the source's fault */
     r->compile_limits.cpu_ms = cms;
     r->limits.cpu_ms = r->limits.wall_ms = rms;
-    /* a run starved by load is SE before veRL's client gives up (run_timeout + 10 s) */
+    /* run_timeout is wall-clock time, SandboxFusion's contract: time spent waiting for a CPU
+     * is forgiven up to the backstop, where a run still going is TLE (wall), answered before
+     * veRL's client gives up (run_timeout + compile_timeout + 10 s) */
     r->limits.backstop_ms = rms + REQUEST_RUN_BACKSTOP_MS;
+    r->limits.starved_tle = true;
     double mb = -1;
     if (m && !json_is_null(m) &&
         (!json_num(m, &mb) || mb != floor(mb) || mb > REQUEST_MAX_MEMORY_MB))
