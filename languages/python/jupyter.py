@@ -44,12 +44,14 @@ class _Out:
     """A cell's sys.stdout or sys.stderr: text to the descriptor, the first STREAM_MAX bytes."""
 
     def __init__(self, fd, name):
-        self._fd, self.name, self.n = fd, name, 0
+        self._fd, self.name, self.n, self.dropped = fd, name, 0, False
         self.encoding, self.errors = "utf-8", "backslashreplace"
         self.buffer = _Bytes(self)
 
     def _put(self, b):
         room = STREAM_MAX - self.n
+        if len(b) > room:
+            self.dropped = True
         if room <= 0:
             return
         b = b[:room]
@@ -253,8 +255,9 @@ def main():
             f.truncate(0)
         cell = _Cell()
         _current[0] = cell
-        sys.stdout = sys.__stdout__ = _Out(1, "<stdout>")
-        sys.stderr = sys.__stderr__ = _Out(2, "<stderr>")
+        streams = (_Out(1, "<stdout>"), _Out(2, "<stderr>"))
+        sys.stdout = sys.__stdout__ = streams[0]
+        sys.stderr = sys.__stderr__ = streams[1]
         emit({"start": i})
         error = None
         state["deadline"] = False
@@ -278,7 +281,8 @@ def main():
         stderr, t2 = _read(err)
         rec = {"cell": i, "stdout": stdout, "stderr": stderr, "display": cell.display,
                "error": [error] if error else [],
-               "output_truncated": t1 or t2 or cell.display_dropped}
+               "output_truncated": t1 or t2 or cell.display_dropped or
+               streams[0].dropped or streams[1].dropped}
         if written[0] + len(json.dumps(rec)) > TOTAL_MAX:
             rec.update(stdout="", stderr="", display=[], output_truncated=True)
         emit(rec)
