@@ -20,6 +20,7 @@
 import ast
 import base64
 import builtins
+import inspect
 import io
 import json
 import linecache
@@ -27,6 +28,7 @@ import os
 import signal
 import sys
 import traceback
+import types
 
 DIR = ".verdict_jupyter"
 STREAM_MAX = 1 << 20  # bytes of a cell's stdout, and of its stderr, kept
@@ -193,14 +195,29 @@ def _error(e, name):
             "traceback": [s.rstrip("\n") for s in lines]}
 
 
+_loop = [None]
+
+
+def _eval(tree, name, mode, g):
+    """Runs a compiled cell part; top-level await runs on an event loop, as IPython's does."""
+    code = compile(tree, name, mode, flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    v = eval(code, g)
+    if code.co_flags & inspect.CO_COROUTINE:
+        import asyncio
+        if _loop[0] is None:  # one loop for every cell, as the kernel's
+            _loop[0] = asyncio.new_event_loop()
+        v = _loop[0].run_until_complete(v)
+    return v
+
+
 def _run(src, name, g):
     tree = ast.parse(src, filename=name, mode="exec")
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
         last = ast.Expression(tree.body.pop().value)
-    exec(compile(tree, name, "exec"), g)
+    _eval(tree, name, "exec", g)
     if last is not None:
-        v = eval(compile(last, name, "eval"), g)
+        v = _eval(last, name, "eval", g)
         if v is not None:
             builtins._ = g["_"] = v
             display(v)
@@ -247,7 +264,10 @@ def main():
         raise CellTimeoutError("the cell ran past cell_timeout (%g s)" % timeout)
 
     signal.signal(signal.SIGALRM, alarm)
-    g = {"__name__": "__main__", "__builtins__": builtins, "display": display}
+    main_module = types.ModuleType("__main__")  # the cells' module: pickle finds their classes
+    sys.modules["__main__"] = main_module
+    g = main_module.__dict__
+    g.update(__builtins__=builtins, display=display)
     for i, src in enumerate(req["cells"]):
         name = "<cell %d>" % i
         linecache.cache[name] = (len(src), None, src.splitlines(True), name)
@@ -261,6 +281,7 @@ def main():
         emit({"start": i})
         error = None
         state["deadline"] = False
+        signal.signal(signal.SIGALRM, alarm)  # again: the last cell may have replaced it
         try:
             if timeout > 0:
                 signal.setitimer(signal.ITIMER_REAL, timeout)

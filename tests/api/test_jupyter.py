@@ -249,3 +249,21 @@ def test_counted_in_metrics(server):
     m = scrape(server)
     assert m['verdict_requests_total{route="/run_jupyter",status="200"}'] >= 1
     assert m['verdict_requests_total{route="/run_jupyter",status="422"}'] >= 1
+
+
+def test_cells_are_the_main_module(server):
+    cells = ["import pickle\nclass Point:\n    pass\nlen(pickle.dumps(Point())) > 0",
+             "__name__",
+             "import asyncio\nasync def twice(v):\n    await asyncio.sleep(0)\n    return 2 * v",
+             "await twice(21)"]  # top-level await, as IPython's
+    d = run(server, cells=cells)
+    assert d["status"] == "Success", d
+    assert [c["display"] for c in d["cells"]] == [
+        [{"text/plain": "True"}], [{"text/plain": "'__main__'"}], [], [{"text/plain": "42"}]]
+
+
+def test_cell_timeout_after_a_cell_replaced_the_handler(server):
+    cells = ["import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nNone",
+             "while True: pass"]
+    d = run(server, cells=cells, cell_timeout=1)
+    assert d["cells"][1]["error"][0]["ename"] == "CellTimeoutError"
