@@ -561,13 +561,14 @@ static int jupyter_run(const struct lang_set *langs, const struct json *b,
         rc = request_fail(e, "enum", "python is unavailable on this server", "kernel", NULL, NULL);
     if (rc == 0)
         rc = parse_files(b, REQUEST_RUN_CODE, true, r, e);
-    if (rc == 0)
-        rc = parse_fetch(b, r, e);
+    /* the driver's files first: the run's fetch budget (JOB_FETCH_TOTAL) serves them before
+     * the caller's */
     const char *own[3] = {JUPYTER_RESULTS, JUPYTER_STDOUT, JUPYTER_STDERR};
     for (int i = 0; rc == 0 && i < 3; i++)
         if (judge_add_fetch(r, own[i]) < 0)
-            rc = request_fail(e, "too_long", "at most 61 distinct fetch_files", "fetch_files", NULL,
-                              NULL);
+            rc = request_fail(e, "memory", "out of memory", NULL, NULL, NULL);
+    if (rc == 0 && (rc = parse_fetch(b, r, e)) < 0 && strcmp(e->type, "too_long") == 0)
+        snprintf(e->msg, sizeof(e->msg), "at most %d distinct fetch_files", JUDGE_MAX_FETCH - 3);
     struct judge_test *t = NULL;
     if (rc == 0 &&
         (!(r->code = strndup(verdict_jupyter_driver, verdict_jupyter_driver_len)) ||

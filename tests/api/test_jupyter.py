@@ -267,3 +267,13 @@ def test_cell_timeout_after_a_cell_replaced_the_handler(server):
              "while True: pass"]
     d = run(server, cells=cells, cell_timeout=1)
     assert d["cells"][1]["error"][0]["ename"] == "CellTimeoutError"
+
+
+def test_a_forked_child_does_not_run_the_later_cells(server):
+    cells = ["import os\npid = os.fork()\nif pid == 0:\n    print('child')\nelse:\n"
+             "    os.waitpid(pid, 0)\n    print('parent')",
+             "print('once')"]
+    d = run(server, cells=cells)
+    assert d["status"] == "Success", d
+    assert "parent\n" in d["cells"][0]["stdout"]
+    assert d["cells"][1]["stdout"] == "once\n"

@@ -167,8 +167,9 @@ static void test_jupyter_shape(void)
     ASSERT_INT_EQ(r->limits.wall_ms, 45000 + JUPYTER_STARTUP_MS);
     ASSERT_INT_EQ(r->limits.memory_bytes, 256ull << 20);
     ASSERT_INT_EQ(r->nfiles, 1);
-    ASSERT_INT_EQ(r->nfetch, 4); /* out and the driver's three */
-    ASSERT_STR_EQ(r->fetch[1], JUPYTER_RESULTS);
+    ASSERT_INT_EQ(r->nfetch, 4);                 /* out and the driver's three */
+    ASSERT_STR_EQ(r->fetch[0], JUPYTER_RESULTS); /* the driver's files first */
+    ASSERT_STR_EQ(r->fetch[3], "out");
     struct json *in = json_parse((const char *)r->tests[0].in);
     ASSERT_INT_EQ(json_len(json_get(in, "cells")), 2);
     double t;
