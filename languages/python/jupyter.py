@@ -315,6 +315,11 @@ def main():
     emit({"done": True})
     results.close()
     real_err.close()
+    # The kernel is done: threads the cells left running do not hold the exit (as daemon
+    # threads do not), while the cells' open files are still flushed as the interpreter ends.
+    threading = sys.modules.get("threading")
+    if threading is not None and hasattr(threading, "_shutdown"):
+        threading._shutdown = lambda: None
 
 
 main()

@@ -277,3 +277,12 @@ def test_a_forked_child_does_not_run_the_later_cells(server):
     assert d["status"] == "Success", d
     assert "parent\n" in d["cells"][0]["stdout"]
     assert d["cells"][1]["stdout"] == "once\n"
+
+
+def test_threads_left_running_do_not_hold_the_end(server):
+    cells = ["import threading, time\nthreading.Thread(target=time.sleep, args=(600,)).start()",
+             "f = open('unclosed.txt', 'w')\nf.write('flushed at the end')"]
+    d = run(server, cells=cells, total_timeout=20, fetch_files=["unclosed.txt"])
+    assert d["status"] == "Success", d
+    assert d["driver"]["execution_time"] < 15
+    assert base64.b64decode(d["files"]["unclosed.txt"]) == b"flushed at the end"
