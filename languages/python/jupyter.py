@@ -78,6 +78,12 @@ class _Out:
     def fileno(self):
         return self._fd
 
+    def reconfigure(self, **kwargs):
+        pass
+
+    def seekable(self):
+        return False
+
     def isatty(self):
         return False
 
@@ -256,6 +262,7 @@ def main():
         results.flush()
 
     pid = os.getpid()
+    streams = (_Out(1, "<stdout>"), _Out(2, "<stderr>"))
     timeout = float(req.get("cell_timeout") or 0)
     state = {"deadline": False}
 
@@ -276,7 +283,8 @@ def main():
             f.truncate(0)
         cell = _Cell()
         _current[0] = cell
-        streams = (_Out(1, "<stdout>"), _Out(2, "<stderr>"))
+        for s in streams:  # the same objects every cell: a logging handler keeps working
+            s.n, s.dropped = 0, False
         sys.stdout = sys.__stdout__ = streams[0]
         sys.stderr = sys.__stderr__ = streams[1]
         emit({"start": i})

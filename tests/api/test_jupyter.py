@@ -286,3 +286,12 @@ def test_threads_left_running_do_not_hold_the_end(server):
     assert d["status"] == "Success", d
     assert d["driver"]["execution_time"] < 15
     assert base64.b64decode(d["files"]["unclosed.txt"]) == b"flushed at the end"
+
+
+def test_a_stream_kept_from_an_earlier_cell_writes_to_the_current_one(server):
+    cells = ["import logging\nlog = logging.getLogger('nb')\n"
+             "log.addHandler(logging.StreamHandler())\nlog.warning('first')",
+             "log.warning('second')\nimport sys\nsys.stdout.reconfigure(line_buffering=True)"]
+    d = run(server, cells=cells)
+    assert d["status"] == "Success", d
+    assert [c["stderr"] for c in d["cells"]] == ["first\n", "second\n"]
