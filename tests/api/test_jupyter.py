@@ -295,3 +295,10 @@ def test_a_stream_kept_from_an_earlier_cell_writes_to_the_current_one(server):
     d = run(server, cells=cells)
     assert d["status"] == "Success", d
     assert [c["stderr"] for c in d["cells"]] == ["first\n", "second\n"]
+
+
+def test_cells_that_remove_the_results_are_failed_not_crashed(server):
+    d = run(server, cells=["import shutil\nshutil.rmtree('.verdict_jupyter')", "1"])
+    assert d["status"] == "Failed", d
+    assert "no results" in d["message"]
+    assert [c["executed"] for c in d["cells"]] == [False, False]
