@@ -218,6 +218,7 @@ struct route {
 
 static const struct route routes[] = {
     {"POST", "/run_code", api_run_code},
+    {"POST", "/run_jupyter", api_run_jupyter},
     {"POST", "/v1/judge", api_judge},
     {"POST", "/v1/judge/batch", api_judge_batch},
     {"GET", "/v1/ping", ping},

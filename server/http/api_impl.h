@@ -1,6 +1,7 @@
 /*
  * api_impl: what the api module's source files share: api.c (routes, replies, small routes),
- * api_judge.c (/run_code, /v1/judge, /v1/judge/batch) and api_datasets.c (SandboxFusion's
+ * api_judge.c (/run_code, /v1/judge, /v1/judge/batch), api_jupyter.c (/run_jupyter) and
+ * api_datasets.c (SandboxFusion's
  * dataset endpoints and /submit). Not a contract for other modules: they use api.h.
  */
 #ifndef VERDICT_API_IMPL_H
@@ -51,6 +52,9 @@ struct json *api_read_body(struct api *a, struct http_exchange *x);
 void api_run_code(struct api *a, struct http_exchange *x);
 void api_judge(struct api *a, struct http_exchange *x);
 void api_judge_batch(struct api *a, struct http_exchange *x);
+
+/* SandboxFusion's notebook route (server/http/api_jupyter.c). */
+void api_run_jupyter(struct api *a, struct http_exchange *x);
 
 /* SandboxFusion's dataset routes (server/http/api_datasets.c). */
 void api_list_datasets(struct api *a, struct http_exchange *x);
