@@ -142,7 +142,17 @@ static const struct case_ cases[] = {
     {"racket", "racket", "rkt", false, true},
     {"sql", "sql", "sql", false, false},
     {"verilog", "verilog", "sv", true, true}, /* threads: processes of one fork...join */
+    {"scala", "scala", "scala", true, true},
+    {"kotlin_script", "kotlin_script", "kts", true, true}, /* compiled to a class: a CE */
+    {"csharp", "csharp", "cs", true, true},
 };
+
+/* The JVM's languages: the heap is sized from the memory limit. */
+static bool on_jvm(const char *lang)
+{
+    return strcmp(lang, "java") == 0 || strcmp(lang, "scala") == 0 ||
+           strcmp(lang, "kotlin_script") == 0;
+}
 
 static void check_language(const struct case_ *c)
 {
@@ -199,7 +209,7 @@ static void check_language(const struct case_ *c)
                     (struct job_limits){.memory_bytes = 256 << 20, .cpu_ms = 10000}, &o));
     /* The JVM sizes its heap from the limit and stops with OutOfMemoryError before the
      * kernel must: that is still the program running out of memory. */
-    bool java_oom = strcmp(c->lang, "java") == 0 && o.res.status == JOB_RE && o.res.err_len > 0 &&
+    bool java_oom = on_jvm(c->lang) && o.res.status == JOB_RE && o.res.err_len > 0 &&
                     memmem(o.res.err, o.res.err_len, "OutOfMemoryError", 16);
     if (o.res.status != JOB_MLE && !java_oom)
         fprintf(stderr, "%s mle: %s %s\n", c->lang, job_status_name(o.res.status), o.res.message);
