@@ -323,6 +323,70 @@ static void test_libraries(void)
         ASSERT_STR_CONTAINS(o.out, "1 failed");
         done(&o);
     }
+    if (wanted("junit")) {
+        /* SandboxFusion's junit: the file is named by its public class, the console launcher
+         * finds the tests; every one passes (OK) or it exits 1 (RE). */
+        ASSERT_TRUE(run("junit", "junit", "pass.java", NULL, (struct job_limits){0}, &o));
+        if (!o.prog.ok)
+            fprintf(stderr, "junit pass.java: %s\n", o.prog.message);
+        ASSERT_INT_EQ(o.res.status, JOB_OK);
+        ASSERT_TRUE(o.res.out_len > 0 &&
+                    memmem(o.res.out, o.res.out_len, "2 tests successful", 18));
+        done(&o);
+        ASSERT_TRUE(run("junit", "junit", "fail.java", NULL, (struct job_limits){0}, &o));
+        ASSERT_INT_EQ(o.res.status, JOB_RE);
+        ASSERT_INT_EQ(o.res.exit_code, 1);
+        ASSERT_STR_CONTAINS(o.out, "two and two");
+        /* the summary comes after the stack trace, past o.out's first KiB */
+        ASSERT_TRUE(o.res.out_len > 0 && memmem(o.res.out, o.res.out_len, "1 tests failed", 14));
+        done(&o);
+        ASSERT_TRUE(run("junit", "junit", "ce.java", NULL, (struct job_limits){0}, &o));
+        ASSERT_FALSE(o.prog.ok);
+        ASSERT_STR_CONTAINS(o.prog.message, "incompatible types");
+        done(&o);
+        /* The code empty, the tests in another file (SandboxFusion's files). */
+        struct source t;
+        const struct lang *l = lang_find(langs, "junit");
+        if (l && load(l, "junit", "pass.java", &t)) {
+            struct job_file files[2] = {{"Main.java", 0644, (const uint8_t *)"", 0},
+                                        {"SolutionTest.java", 0644, t.data, t.file.len}};
+            char err[ERR_LEN] = "";
+            memset(&o, 0, sizeof(o));
+            ASSERT_INT_EQ(program_build(&env, l, files, 2, NULL, &o.prog, err), 0);
+            ASSERT_TRUE(o.prog.ok);
+            struct program_io io = {0};
+            program_run(&env, &o.prog, &io, &o.res, &o.payload);
+            ASSERT_INT_EQ(o.res.status, JOB_OK);
+            ASSERT_TRUE(o.res.out_len > 0 &&
+                        memmem(o.res.out, o.res.out_len, "2 tests successful", 18));
+            done(&o);
+            free(t.data);
+        }
+    }
+    if (wanted("jest")) {
+        /* Jest on a TypeScript test file: types stripped, ES imports work; every test passes
+         * (OK) or jest exits 1 (RE). */
+        ASSERT_TRUE(run("jest", "jest", "pass.test.ts", NULL, (struct job_limits){0}, &o));
+        if (o.res.status != JOB_OK)
+            fprintf(stderr, "jest pass.test.ts: %s %.*s\n", job_status_name(o.res.status),
+                    (int)(o.res.err_len < 600 ? o.res.err_len : 600), o.res.err);
+        ASSERT_INT_EQ(o.res.status, JOB_OK);
+        ASSERT_TRUE(o.res.err_len > 0 && memmem(o.res.err, o.res.err_len, "2 passed", 8));
+        done(&o);
+        ASSERT_TRUE(run("jest", "jest", "fail.test.ts", NULL, (struct job_limits){0}, &o));
+        ASSERT_INT_EQ(o.res.status, JOB_RE);
+        ASSERT_INT_EQ(o.res.exit_code, 1);
+        ASSERT_TRUE(o.res.err_len > 0 && memmem(o.res.err, o.res.err_len, "1 failed", 8));
+        done(&o);
+    }
+    if (wanted("python_gpu")) {
+        /* Its runs need a GPU; here (no GPU cells) one is refused with the reason. */
+        ASSERT_TRUE(run("python_gpu", "python_gpu", "hello.py", NULL, (struct job_limits){0}, &o));
+        ASSERT_TRUE(o.prog.ok);
+        ASSERT_INT_EQ(o.res.status, JOB_SE);
+        ASSERT_STR_CONTAINS(o.res.message, "no GPU on this server");
+        done(&o);
+    }
     if (wanted("java")) {
         /* org.javatuples on both classpaths (MultiPL-E's prompts import it), and assertions
          * on (java -ea, as SandboxFusion runs it): a failing assert is an RE. */
