@@ -4,7 +4,9 @@
  * process where the language has no threads; not Lua or sql; verilog's are processes of one
  * simulation); Go and Rust allocating 200 MB under 512 MB; the libraries harnesses need
  * (Boost, Go's testify, Rust crates, Node modules, org.javatuples), Java's assertions on,
- * TypeScript's types stripped unchecked and D's unittest blocks run; the compile cache
+ * TypeScript's types stripped unchecked and D's unittest blocks run; JUnit and Jest test files
+ * passing and failing (JUnit's tests also from a file besides an empty program); python_gpu
+ * refused without a GPU; the compile cache
  * compiling a C++ and a Rust program once for 20 runs; compile bombs stopped within their
  * limits; CUDA compiling without a GPU (its runs need one: test_cuda).
  *
