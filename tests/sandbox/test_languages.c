@@ -325,6 +325,19 @@ static void test_libraries(void)
         ASSERT_STR_CONTAINS(o.out, "1 failed");
         done(&o);
     }
+    if (wanted("scala")) {
+        /* scala <Object>: of the objects the code declares, the one with a main method runs;
+         * code without an object does not compile (SandboxFusion: "Object name not found."). */
+        ASSERT_TRUE(run("scala", "scala", "objects.scala", NULL, (struct job_limits){0}, &o));
+        ASSERT_TRUE(o.prog.ok);
+        ASSERT_INT_EQ(o.res.status, JOB_OK);
+        ASSERT_STR_EQ(o.out, "42 Circle\n");
+        done(&o);
+        ASSERT_TRUE(run("scala", "scala", "noobject.scala", NULL, (struct job_limits){0}, &o));
+        ASSERT_FALSE(o.prog.ok);
+        ASSERT_STR_CONTAINS(o.prog.message, "Object name not found.");
+        done(&o);
+    }
     if (wanted("junit")) {
         /* SandboxFusion's junit: the file is named by its public class, the console launcher
          * finds the tests; every one passes (OK) or it exits 1 (RE). */
