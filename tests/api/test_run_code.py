@@ -506,6 +506,12 @@ def test_jvm_dotnet_and_test_languages(server):
     assert r["status"] == "Success", r
     report = json.loads(base64.b64decode(r["files"]["jest-report.json"]))
     assert report["numPassedTests"] == 1 and report["success"], report
+    # the nodejs template's modules, and a module of its own from files
+    r = server.run_code(code="import _ from 'lodash';\nimport { add } from './calc';\n"
+                             "test('adds', () => { expect(add(_.sum([1, 2]), 1)).toBe(4); });\n",
+                        language="jest",
+                        files={"calc.ts": b64("export const add = (a: number, b: number) => a + b;\n")})
+    assert r["status"] == "Success", r
     r = server.run_code(code="test('adds', () => { expect(2 + 2).toBe(5); });\n", language="jest")
     assert r["status"] == "Failed" and r["run_result"]["return_code"] == 1, r
 
