@@ -490,6 +490,12 @@ def test_jvm_dotnet_and_test_languages(server):
                              'Console.WriteLine(Console.ReadLine().ToUpper()); } }',
                         language="csharp", stdin="mono")
     assert r["status"] == "Success" and r["run_result"]["stdout"] == "MONO\n", r
+    # MultiPL-E's C# tests are Debug.Asserts: a failing one fails the run, as under .NET.
+    r = server.run_code(code="using System.Diagnostics;\nclass Problem { public static void "
+                             "Main(string[] args) { Debug.Assert(1 + 1 == 3); } }",
+                        language="csharp")
+    assert r["status"] == "Failed" and r["run_result"]["return_code"] == 134, r
+    assert "Assertion failed." in r["run_result"]["stderr"], r
     # junit: the code may be empty, with the tests in files.
     test = ("import org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.*;\n"
             "public class CalcTest { @Test void adds() { assertEquals(%d, Calc.add(2, 2)); } }\n")

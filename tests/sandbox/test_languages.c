@@ -338,6 +338,18 @@ static void test_libraries(void)
         ASSERT_STR_CONTAINS(o.prog.message, "Object name not found.");
         done(&o);
     }
+    if (wanted("csharp")) {
+        /* Debug.Assert is on (DEBUG, as dotnet run's Debug build) and a failing one ends the
+         * program as .NET does, not only logged as Mono's default listener would. */
+        ASSERT_TRUE(run("csharp", "csharp", "assert.cs", NULL, (struct job_limits){0}, &o));
+        ASSERT_TRUE(o.prog.ok);
+        ASSERT_INT_EQ(o.res.status, JOB_RE);
+        ASSERT_INT_EQ(o.res.exit_code, 134);
+        ASSERT_STR_EQ(o.out, "");
+        ASSERT_TRUE(o.res.err_len > 0 &&
+                    memmem(o.res.err, o.res.err_len, "Assertion failed.\none and two", 29));
+        done(&o);
+    }
     if (wanted("junit")) {
         /* SandboxFusion's junit: the file is named by its public class, the console launcher
          * finds the tests; every one passes (OK) or it exits 1 (RE). */
