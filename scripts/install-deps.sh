@@ -62,7 +62,8 @@ rust_deps() {
             ! bash "$(dirname "$0")/build-npm-deps.sh" "$(dirname "$0")/ts-deps" /var/lib/verdict/ts; then
             echo "install-deps: tsx not installed (npm failed), typescript unavailable" >&2
         fi
-        # Jest and Babel, which jest programs run with (the same: without them jest is unavailable).
+        # Jest and Babel, which jest programs run with (37 MB installed, 276 packages; the same:
+        # without them jest is unavailable).
         if command -v npm >/dev/null &&
             ! bash "$(dirname "$0")/build-npm-deps.sh" "$(dirname "$0")/jest-deps" /var/lib/verdict/jest; then
             echo "install-deps: Jest not installed (npm failed), jest unavailable" >&2
