@@ -470,6 +470,39 @@ static char *rust_module(const char *code)
     return out;
 }
 
+/* What follows an unwrapped class, less its top-level statements (`println(...)`,
+ * `Problem.main(...)`: a script's lines, which Scala 2, Java and C# 7 have no place for);
+ * declarations (a column-0 line that starts with one of decl's words, with the lines indented
+ * or closing below it) stay, and comments among them. In place. */
+static void keep_declarations(char *s)
+{
+    static const char *const decl[] = {
+        "object ",  "class ",  "trait ",   "case ",      "sealed ", "abstract ",  "final ",
+        "import ",  "public ", "private ", "protected ", "static ", "interface ", "enum ",
+        "record ",  "@",       "using ",   "namespace ", "struct ", "internal ",  "implicit ",
+        "package ", "//",      "/*",       "*",          "}",       ")"};
+    bool keep = true;
+    char *w = s;
+    for (char *line = s; *line;) {
+        char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+        if (!isspace((unsigned char)*line)) {
+            bool d = false;
+            for (size_t i = 0; !d && i < sizeof(decl) / sizeof(decl[0]); i++)
+                d = strncmp(line, decl[i], strlen(decl[i])) == 0;
+            if (*line != '}' && *line != ')' && strncmp(line, "//", 2) != 0 && *line != '*' &&
+                strncmp(line, "/*", 2) != 0)
+                keep = d;
+        }
+        if (keep) {
+            memmove(w, line, len);
+            w += len;
+        }
+        line += len;
+    }
+    *w = '\0';
+}
+
 /* The '}' that closes the '{' at open (string and character literals and comments skipped),
  * or NULL. */
 static const char *close_of(const char *open)
@@ -521,7 +554,8 @@ static const char *problem_class(const char *s)
 /* A whole Java, C# or Scala answer that brings the class Problem the prompt opens: the
  * prompt's text before its class header (imports), the answer's text before its class (its
  * own imports), the prompt's header, then the class's body; what follows the answer's class
- * goes after the tests (*trailing). NULL (nothing to unwrap) when either has no such class. */
+ * goes after the tests (*trailing), its declarations only. NULL (nothing to unwrap) when either has
+ * no such class. */
 static char *unwrap_problem(const char *prefix, const char *code, char **trailing)
 {
     const char *ph = problem_class(prefix), *ch = problem_class(code);
@@ -534,6 +568,8 @@ static char *unwrap_problem(const char *prefix, const char *code, char **trailin
                  (int)(close - open - 1), open + 1) < 0)
         return NULL;
     *trailing = strdup(close + 1);
+    if (*trailing)
+        keep_declarations(*trailing);
     return out;
 }
 
