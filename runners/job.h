@@ -53,6 +53,9 @@ struct job_limits {
     uint64_t fetch_bytes;  /* largest file fetched back, bytes */
     uint32_t pids;         /* cgroup pids.max: processes + threads */
     uint32_t nofile;       /* RLIMIT_NOFILE */
+    bool starved_tle;      /* at the backstop the job is TLE (wall), not SE: wall_ms is
+                              elapsed time by contract, waiting forgiven only up to the
+                              backstop (SandboxFusion's run_timeout, /run_code) */
 };
 
 struct job_file {

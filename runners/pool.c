@@ -1,9 +1,13 @@
 /*
- * pool: cells, a free list, and replacement of the dead.
+ * pool: cells, a free list, cells started on demand, and replacement of the dead.
  *
- * A mutex guards the busy flags; a caller waits on a condition variable for a free cell, runs
- * its job without the lock held, and returns the cell. A cell whose run fails (it died or
- * spoke garbage) is stopped and restarted in place before the job is retried once.
+ * Slots: max_cells CPU slots, then one per GPU. The first `cells` CPU slots and the GPU slots
+ * are started by pool_new and kept; the others are dormant (no cell, no uids held) until a job
+ * finds every started cell busy. A mutex guards the flags; a caller takes a free started cell,
+ * or a dormant slot to start (without the lock held), or waits on a condition variable; it
+ * runs its job without the lock held and returns the cell. A cell whose run fails (it died
+ * or spoke garbage) is stopped and restarted in place before the job is retried once. The
+ * reaper thread stops cells beyond the warm ones that have been idle for idle_ms.
  */
 #include "runners/pool.h"
 
@@ -14,34 +18,56 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runners/cell.h"
 #include "runners/cgroup.h"
 #include "runners/uidlock.h"
 
+#define DEFAULT_IDLE_MS 30000
+#define GROWTH_PAUSE_NS (5 * 1000000000LL) /* after a failed start, no other for this long */
+
 struct slot {
-    struct cell *cell; /* NULL while being replaced after a failed restart */
+    struct cell *cell; /* NULL while dormant, or being replaced after a failed restart */
     struct cell_config cfg;
-    struct uid_slot uid;  /* cfg.uid's lock, held for the slot's life (replacements keep it) */
+    struct uid_slot uid; /* cfg.uid's lock, held while the slot is started (replacements keep it) */
     struct uid_slot guid; /* cfg.grader_uid's, likewise */
     bool busy;
+    bool started;         /* false: dormant (a CPU slot beyond the warm ones) */
+    long long idle_since; /* when its last job ended (monotonic ns) */
 };
 
 struct pool {
     pthread_mutex_t lock;
     pthread_cond_t freed;
+    pthread_cond_t tick; /* wakes the reaper early: pool_free */
     struct cg_tree tree;
-    int n;
-    int gpus; /* GPU cells, after the ordinary ones */
-    unsigned replaced;
+    int n;    /* slots allocated and initialised */
+    int warm; /* CPU slots started at once and kept */
+    int max;  /* CPU slots; the GPU ones follow */
+    int gpus;
+    long long idle_ns;
+    long long no_growth_until; /* monotonic ns: no on-demand start before then */
+    unsigned replaced, grown, shrunk, no_growth;
+    bool stopping, reaping;
+    pthread_t reaper;
     struct slot *slots;
     char *exe; /* copies of the configuration's strings, which every slot's cfg borrows */
+    char *uid_lock_dir;
+    unsigned uid_base, uid_count;
     int nbinds;
     char **binds;
 };
 
-/* Copies exe (or /proc/self/exe's target) and binds into p. */
+static long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Copies exe (or /proc/self/exe's target), the uid lock directory and binds into p. */
 static int keep_strings(struct pool *p, const struct pool_config *cfg, char err[ERR_LEN])
 {
     char self[4096];
@@ -53,7 +79,9 @@ static int keep_strings(struct pool *p, const struct pool_config *cfg, char err[
         self[n] = '\0';
         exe = self;
     }
-    if (!(p->exe = strdup(exe)) || !(p->binds = calloc((size_t)cfg->nbinds + 1, sizeof(*p->binds))))
+    if (!(p->exe = strdup(exe)) ||
+        (cfg->uid_lock_dir && !(p->uid_lock_dir = strdup(cfg->uid_lock_dir))) ||
+        !(p->binds = calloc((size_t)cfg->nbinds + 1, sizeof(*p->binds))))
         return err_set(err, -ENOMEM, "out of memory");
     for (; p->nbinds < cfg->nbinds; p->nbinds++)
         if (!(p->binds[p->nbinds] = strdup(cfg->binds[p->nbinds])))
@@ -61,55 +89,129 @@ static int keep_strings(struct pool *p, const struct pool_config *cfg, char err[
     return 0;
 }
 
+/* Takes the slot's uids and starts its cell. Called without the lock, by whoever holds the
+ * slot (pool_new, or a job that marked it busy); on failure the slot holds nothing. The
+ * caller marks it started, under the lock. */
+static int start_slot(struct pool *p, struct slot *s, char err[ERR_LEN])
+{
+    int rc = uidlock_take(p->uid_lock_dir, p->uid_base, p->uid_count, &s->uid, err);
+    if (rc == 0)
+        rc = uidlock_take(p->uid_lock_dir, p->uid_base, p->uid_count, &s->guid, err);
+    if (rc == 0) {
+        s->cfg.uid = s->cfg.gid = s->uid.uid;
+        s->cfg.grader_uid = s->guid.uid;
+        rc = cell_start(&s->cfg, &s->cell, err);
+    }
+    if (rc < 0) {
+        uidlock_give(&s->uid);
+        uidlock_give(&s->guid);
+        return rc;
+    }
+    return 0;
+}
+
+/* Stops the slot's cell and gives its uids back (after the cell and its jobs are gone). The
+ * caller marks it dormant, under the lock. */
+static void stop_slot(struct slot *s)
+{
+    cell_stop(s->cell);
+    s->cell = NULL;
+    uidlock_give(&s->uid);
+    uidlock_give(&s->guid);
+}
+
+/* Stops cells beyond the warm ones once idle for idle_ns, until pool_free. */
+static void *reaper(void *arg)
+{
+    struct pool *p = arg;
+    pthread_mutex_lock(&p->lock);
+    while (!p->stopping) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 1;
+        pthread_cond_timedwait(&p->tick, &p->lock, &until);
+        for (int i = p->warm; i < p->max && !p->stopping; i++) {
+            struct slot *s = &p->slots[i];
+            if (!s->started || s->busy || now_ns() - s->idle_since < p->idle_ns)
+                continue;
+            s->busy = true; /* no job takes it while it stops */
+            pthread_mutex_unlock(&p->lock);
+            stop_slot(s);
+            pthread_mutex_lock(&p->lock);
+            s->started = false;
+            s->busy = false;
+            p->shrunk++;
+        }
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+static int check_config(const struct pool_config *cfg, int max, char err[ERR_LEN])
+{
+    if (cfg->cells < 1 || cfg->cells > POOL_MAX_CELLS)
+        return err_set(err, -EINVAL, "cells must be 1..%d, not %d", POOL_MAX_CELLS, cfg->cells);
+    if (max < cfg->cells || max > POOL_MAX_CELLS)
+        return err_set(err, -EINVAL, "max cells must be %d..%d, not %d", cfg->cells, POOL_MAX_CELLS,
+                       max);
+    if (cfg->gpus < 0 || cfg->gpus > 64)
+        return err_set(err, -EINVAL, "gpus must be 0..64, not %d", cfg->gpus);
+    if (cfg->idle_ms < 0)
+        return err_set(err, -EINVAL, "idle_ms must be >= 0, not %d", cfg->idle_ms);
+    return 0;
+}
+
 int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN])
 {
     *out = NULL;
-    if (cfg->cells < 1 || cfg->cells > POOL_MAX_CELLS)
-        return err_set(err, -EINVAL, "cells must be 1..%d, not %d", POOL_MAX_CELLS, cfg->cells);
-    if (cfg->gpus < 0 || cfg->gpus > 64)
-        return err_set(err, -EINVAL, "gpus must be 0..64, not %d", cfg->gpus);
-    struct cg_host host;
-    int rc = cg_detect(&host, err);
+    int max = cfg->max_cells ? cfg->max_cells : cfg->cells;
+    int rc = check_config(cfg, max, err);
     if (rc < 0)
         return rc;
+    struct cg_host host;
+    if ((rc = cg_detect(&host, err)) < 0)
+        return rc;
     struct pool *p = calloc(1, sizeof(*p));
-    int total = cfg->cells + cfg->gpus;
+    int total = max + cfg->gpus;
     if (!p || !(p->slots = calloc((size_t)total, sizeof(*p->slots)))) {
         free(p);
         return err_set(err, -ENOMEM, "out of memory");
     }
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->freed, NULL);
+    pthread_cond_init(&p->tick, NULL);
+    p->warm = cfg->cells;
+    p->max = max;
+    p->gpus = cfg->gpus;
+    p->idle_ns = (long long)(cfg->idle_ms ? cfg->idle_ms : DEFAULT_IDLE_MS) * 1000000LL;
+    p->uid_base = cfg->uid_base;
+    p->uid_count = cfg->uid_count;
     if ((rc = keep_strings(p, cfg, err)) < 0 || (rc = cg_tree_create(&host, &p->tree, err)) < 0) {
         pool_free(p);
         return rc;
     }
-    p->gpus = cfg->gpus;
     for (int i = 0; i < total; i++) {
-        uidlock_init(&p->slots[i].uid);
-        uidlock_init(&p->slots[i].guid);
-    }
-    for (int i = 0; i < total && rc == 0; i++) {
         struct slot *s = &p->slots[i];
-        p->n = i + 1;
-        if ((rc = uidlock_take(cfg->uid_lock_dir, cfg->uid_base, cfg->uid_count, &s->uid, err)) <
-                0 ||
-            (rc = uidlock_take(cfg->uid_lock_dir, cfg->uid_base, cfg->uid_count, &s->guid, err)) <
-                0)
-            break;
+        uidlock_init(&s->uid);
+        uidlock_init(&s->guid);
         s->cfg = (struct cell_config){.exe = p->exe,
                                       .index = i,
-                                      .uid = s->uid.uid,
-                                      .gid = s->uid.uid,
-                                      .grader_uid = s->guid.uid,
                                       .tree = &p->tree,
                                       .nbinds = p->nbinds,
                                       .binds = (const char *const *)p->binds,
                                       .tmpfs_bytes = cfg->tmpfs_bytes,
                                       .tmpfs_inodes = cfg->tmpfs_inodes,
-                                      .gpu_cell = i >= cfg->cells,
-                                      .gpu = i - cfg->cells};
-        rc = cell_start(&s->cfg, &s->cell, err);
+                                      .gpu_cell = i >= max,
+                                      .gpu = i - max};
+        p->n = i + 1;
+    }
+    for (int i = 0; i < total && rc == 0; i++)
+        if (i < p->warm || i >= max)
+            p->slots[i].started = (rc = start_slot(p, &p->slots[i], err)) == 0;
+    if (rc == 0 && max > p->warm) {
+        if ((rc = -pthread_create(&p->reaper, NULL, reaper, p)) < 0)
+            err_set(err, rc, "start the pool's reaper thread: %s", strerror(-rc));
+        p->reaping = rc == 0;
     }
     if (rc < 0) {
         pool_free(p);
@@ -119,15 +221,22 @@ int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]
     return 0;
 }
 
-/* A free cell of the kind asked for (a GPU cell or an ordinary one); waits for one. */
-static struct slot *acquire(struct pool *p, bool gpu)
+/* A free cell of the kind asked for (a GPU cell or an ordinary one), or a dormant CPU slot
+ * for the caller to start (*start set); waits for one. */
+static struct slot *acquire(struct pool *p, bool gpu, bool *start)
 {
     pthread_mutex_lock(&p->lock);
     struct slot *s = NULL;
+    *start = false;
     while (!s) {
         for (int i = 0; i < p->n && !s; i++)
-            if (!p->slots[i].busy && p->slots[i].cfg.gpu_cell == gpu)
+            if (p->slots[i].started && !p->slots[i].busy && p->slots[i].cfg.gpu_cell == gpu)
                 s = &p->slots[i];
+        for (int i = p->warm; !s && !gpu && i < p->max && now_ns() >= p->no_growth_until; i++)
+            if (!p->slots[i].started && !p->slots[i].busy) {
+                s = &p->slots[i];
+                *start = true;
+            }
         if (!s)
             pthread_cond_wait(&p->freed, &p->lock);
     }
@@ -140,8 +249,33 @@ static void release(struct pool *p, struct slot *s)
 {
     pthread_mutex_lock(&p->lock);
     s->busy = false;
+    s->idle_since = now_ns();
     pthread_cond_broadcast(&p->freed); /* waiters may want either kind */
     pthread_mutex_unlock(&p->lock);
+}
+
+/* Starts the dormant slot s (held busy by the caller). On failure the slot goes back to
+ * dormant, growth pauses, and the caller waits for a started cell instead. */
+static struct slot *grow(struct pool *p, struct slot *s)
+{
+    char err[ERR_LEN] = "";
+    int rc = start_slot(p, s, err);
+    pthread_mutex_lock(&p->lock);
+    if (rc == 0) {
+        s->started = true;
+        p->grown++;
+        pthread_mutex_unlock(&p->lock);
+        return s;
+    }
+    p->no_growth++;
+    p->no_growth_until = now_ns() + GROWTH_PAUSE_NS;
+    s->busy = false;
+    pthread_cond_broadcast(&p->freed);
+    pthread_mutex_unlock(&p->lock);
+    fprintf(stderr, "verdict: could not start another cell (jobs wait for a free one): %s\n", err);
+    bool start;
+    s = acquire(p, false, &start);
+    return start ? grow(p, s) : s;
 }
 
 /* Replaces a dead cell; on failure the slot stays empty and the next run tries again. */
@@ -158,7 +292,10 @@ static void replace(struct pool *p, struct slot *s, char err[ERR_LEN])
 static void run_on(struct pool *p, bool gpu, const struct job *j, struct job_result *res,
                    uint8_t **payload)
 {
-    struct slot *s = acquire(p, gpu);
+    bool start;
+    struct slot *s = acquire(p, gpu, &start);
+    if (start)
+        s = grow(p, s);
     char err[ERR_LEN] = "";
     int rc = -EIO;
     *payload = NULL;
@@ -203,6 +340,21 @@ unsigned pool_replaced(struct pool *p)
     return n;
 }
 
+void pool_get_stats(struct pool *p, struct pool_stats *st)
+{
+    pthread_mutex_lock(&p->lock);
+    *st = (struct pool_stats){.warm = p->warm,
+                              .max = p->max,
+                              .started = p->grown,
+                              .stopped = p->shrunk,
+                              .no_growth = p->no_growth};
+    for (int i = 0; i < p->max; i++) {
+        st->cells += p->slots[i].started;
+        st->busy += p->slots[i].started && p->slots[i].busy;
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
 unsigned pool_cell_uid(struct pool *p, int i)
 {
     pthread_mutex_lock(&p->lock);
@@ -223,18 +375,23 @@ void pool_free(struct pool *p)
 {
     if (!p)
         return;
-    for (int i = 0; i < p->n; i++) {
-        cell_stop(p->slots[i].cell);
-        uidlock_give(&p->slots[i].uid); /* after the cell and its jobs are gone */
-        uidlock_give(&p->slots[i].guid);
-    }
+    pthread_mutex_lock(&p->lock);
+    p->stopping = true;
+    pthread_cond_broadcast(&p->tick);
+    pthread_mutex_unlock(&p->lock);
+    if (p->reaping)
+        pthread_join(p->reaper, NULL);
+    for (int i = 0; i < p->n; i++)
+        stop_slot(&p->slots[i]);
     cg_tree_remove(&p->tree);
+    pthread_cond_destroy(&p->tick);
     pthread_cond_destroy(&p->freed);
     pthread_mutex_destroy(&p->lock);
     free(p->slots);
     for (int i = 0; i < p->nbinds; i++)
         free(p->binds[i]);
     free(p->binds);
+    free(p->uid_lock_dir);
     free(p->exe);
     free(p);
 }

@@ -1,10 +1,14 @@
 /*
- * pool: the server's set of warm cells, one per concurrency slot.
+ * pool: the server's set of cells, one per concurrency slot.
  *
  * pool_new() finds the host's cgroups, creates verdict's job tree beneath them and starts the
- * cells; pool_run() hands a job to a free cell (waiting for one), and replaces a cell that
- * dies, retrying the job once on a fresh cell before answering SE. Thread-safe. The pool keeps
- * its own copies of the configuration's strings (a replacement cell needs them later).
+ * warm cells; pool_run() hands a job to a free cell, and replaces a cell that dies, retrying
+ * the job once on a fresh cell before answering SE. When every started cell is busy and the
+ * pool has room (max_cells), pool_run starts another cell for its job instead of waiting
+ * (about 20 ms); a cell started so that has been idle for idle_ms is stopped again, and its
+ * uids given back, by the pool's own thread. The warm cells are never stopped for idleness.
+ * Thread-safe. The pool keeps its own copies of the configuration's strings (a cell started
+ * later needs them).
  */
 #ifndef VERDICT_POOL_H
 #define VERDICT_POOL_H
@@ -19,7 +23,9 @@
 #define POOL_MAX_CELLS 512
 
 struct pool_config {
-    int cells;       /* number of cells (concurrency), >= 1 */
+    int cells;       /* warm cells, started at once and kept, >= 1 */
+    int max_cells;   /* CPU cells at most, started on demand (0: cells; >= cells) */
+    int idle_ms;     /* a cell beyond the warm ones idle this long is stopped (0: 30000) */
     const char *exe; /* the verdict executable (runs `verdict __cell`); NULL: this one */
     /* Each cell runs jobs as a uid (and that gid) of its own, and their graders as a second
      * one, each the first of [uid_base, uid_base + uid_count) whose lock file under
@@ -54,7 +60,20 @@ void pool_run_gpu(struct pool *p, const struct job *j, struct job_result *res, u
 /* Cells replaced so far because they died (for metrics and tests). */
 unsigned pool_replaced(struct pool *p);
 
-/* Pid of cell i, or -1 (tests use it to check a cell survived). */
+struct pool_stats {
+    int warm, max;      /* CPU cells always kept, and at most */
+    int cells;          /* CPU cells started now (warm ones included) */
+    int busy;           /* CPU cells running a job now */
+    unsigned started;   /* cells started on demand so far */
+    unsigned stopped;   /* of those, stopped again for idleness */
+    unsigned no_growth; /* times a cell could not be started on demand (the job waited) */
+};
+
+/* A snapshot of the CPU cells. */
+void pool_get_stats(struct pool *p, struct pool_stats *st);
+
+/* Pid of cell i (0..max_cells - 1: CPU cells; then the GPU cells), or -1 when it has none
+ * (tests use it to check a cell survived). */
 int pool_cell_pid(struct pool *p, int i);
 
 /* The uid cell i runs its jobs as, or 0 when there is no cell i. */

@@ -587,6 +587,14 @@ static void decide(const struct run *r, const struct cg_stats *st, const struct 
         res->status = JOB_RE;
         snprintf(res->message, sizeof(res->message), "exec %s: %s", r->job->argv[0],
                  strerror(cr->error));
+    } else if (r->limit == JOB_SE && r->lim.starved_tle) {
+        res->status = JOB_TLE;
+        res->tle_clock = JOB_CLOCK_WALL;
+        snprintf(res->message, sizeof(res->message),
+                 "wall time limit exceeded: %lld ms of wall time, %lld ms of it waiting for a "
+                 "CPU, forgiven up to the backstop of %lld ms (wall limit %lld ms)",
+                 (r->end_ns - r->t0_ns) / 1000000, r->waited_ns / 1000000,
+                 (long long)r->lim.backstop_ms, (long long)r->lim.wall_ms);
     } else if (r->limit == JOB_SE) {
         res->status = JOB_SE;
         snprintf(res->message, sizeof(res->message),

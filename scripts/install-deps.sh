@@ -24,6 +24,10 @@ packages=(
     # Racket CS (racket and racket-common, 107 MB: Debian has no smaller Racket), the sqlite3
     # shell (0.4 MB) and Icarus Verilog (iverilog and vvp, 2 MB)
     r-base-core racket sqlite3 iverilog
+    # SandboxFusion's scala, kotlin_script, csharp and junit on the JDK above and Mono: scala
+    # 2.11 (25 MB of downloads), kotlin 1.3.31 (87 MB: its compiler pulls in Debian's Maven
+    # libraries), mono-mcs and mono-runtime (7 MB), junit5 (4 MB: the JUnit 5 console launcher)
+    scala kotlin mono-mcs mono-runtime junit5
     # the API tests: a real client against the real server
     python3-pytest python3-requests
 )
@@ -59,6 +63,12 @@ rust_deps() {
         if command -v npm >/dev/null &&
             ! bash "$(dirname "$0")/build-npm-deps.sh" "$(dirname "$0")/ts-deps" /var/lib/verdict/ts; then
             echo "install-deps: tsx not installed (npm failed), typescript unavailable" >&2
+        fi
+        # Jest and Babel, which jest programs run with (37 MB installed, 276 packages; the same:
+        # without them jest is unavailable).
+        if command -v npm >/dev/null &&
+            ! bash "$(dirname "$0")/build-npm-deps.sh" "$(dirname "$0")/jest-deps" /var/lib/verdict/jest; then
+            echo "install-deps: Jest not installed (npm failed), jest unavailable" >&2
         fi
     fi
 }

@@ -64,11 +64,13 @@ static void teardown(struct parts *p)
 /* Workers: one per CPU cell, and one per GPU cell for GPU work of its own. Admission: the
  * queue's length, each client's share of it, and the request bytes held (the body of every
  * waiting and running request; the server holds about twice that, body and decoded form). */
-static int start_sched(const struct serve_opts *o, int cells, struct parts *p, char err[ERR_LEN])
+static int start_sched(const struct serve_opts *o, int cells, int max_cells, struct parts *p,
+                       char err[ERR_LEN])
 {
     uint64_t max_body = o->max_body ? o->max_body : DEFAULT_MAX_BODY;
     struct sched_config sc = {.workers = cells,
                               .gpu_workers = p->engine.gpus,
+                              .wall_workers = max_cells,
                               .capacity = o->queue ? (int)o->queue : 4096,
                               .client_share = (int)o->client_share,
                               .max_bytes = o->queue_bytes ? o->queue_bytes : 256ull << 20};
@@ -82,6 +84,13 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
 {
     const char *listen = o->listen ? o->listen : "127.0.0.1:8080";
     long cells = o->cells ? o->cells : 16;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+    long max_cells = o->max_cells ? o->max_cells : 64 * ncpu;
+    if (!o->max_cells && max_cells > POOL_MAX_CELLS)
+        max_cells = POOL_MAX_CELLS;
+    if (!o->max_cells && max_cells < cells)
+        max_cells = cells;
+    int64_t cell_idle_ms = o->cell_idle_ms ? o->cell_idle_ms : 30000;
     uint64_t max_header = o->max_header ? o->max_header : 32u << 10;
     int64_t idle_ms = o->idle_timeout_ms ? o->idle_timeout_ms : 600000;
     char host[64];
@@ -90,6 +99,11 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
         return err_set(err, -EINVAL, "--listen %.100s: expected HOST:PORT", listen);
     if (cells < 1 || cells > POOL_MAX_CELLS)
         return err_set(err, -EINVAL, "--cells must be 1..%d", POOL_MAX_CELLS);
+    if (max_cells < cells || max_cells > POOL_MAX_CELLS)
+        return err_set(err, -EINVAL, "--max-cells must be --cells (%ld)..%d", cells,
+                       POOL_MAX_CELLS);
+    if (cell_idle_ms < 1000 || cell_idle_ms > 86400000)
+        return err_set(err, -EINVAL, "--cell-idle must be 1 s..1 day");
     if (max_header < (4u << 10) || max_header > (1u << 20))
         return err_set(err, -EINVAL, "--max-header must be 4K..1M");
     if (idle_ms < 1000 || idle_ms > 86400000)
@@ -100,10 +114,14 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
     for (int i = 0; i < o->datasets.n; i++)
         if ((rc = dataset_import_dir(p->datasets, o->datasets.items[i], stderr, err)) < 0)
             return rc; /* a directory that is not there; a bad file is reported and skipped */
-    struct engine_config ec = {.languages = o->languages, .cache = o->cache, .cells = (int)cells};
+    struct engine_config ec = {.languages = o->languages,
+                               .cache = o->cache,
+                               .cells = (int)cells,
+                               .max_cells = (int)max_cells,
+                               .cell_idle_ms = (int)cell_idle_ms};
     if ((rc = engine_open(&ec, &p->engine, err)) < 0)
         return rc;
-    if ((rc = start_sched(o, (int)cells, p, err)) < 0)
+    if ((rc = start_sched(o, (int)cells, (int)max_cells, p, err)) < 0)
         return rc;
     int gpus = p->engine.gpus;
     struct api_config ac = {.langs = p->engine.langs,
@@ -124,8 +142,10 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
                              .timeout_s = (unsigned)((idle_ms + 999) / 1000)};
     if ((rc = http_start(&hc, api_handle, p->api, &p->http, err)) < 0)
         return rc;
-    fprintf(stderr, "verdict %s: serving on http://%s:%d with %ld cells, %d GPU cells\n",
-            VERDICT_VERSION, host, http_port(p->http), cells, gpus);
+    fprintf(stderr,
+            "verdict %s: serving on http://%s:%d with %ld cells (up to %ld for /run_code), "
+            "%d GPU cells\n",
+            VERDICT_VERSION, host, http_port(p->http), cells, max_cells, gpus);
     return 0;
 }
 

@@ -13,7 +13,9 @@
 struct serve_opts {
     const char *config;       /* the file the options were read from, if any */
     const char *listen;       /* HOST:PORT (default 127.0.0.1:8080) */
-    long cells;               /* sandbox cells = concurrent runs (default 16) */
+    long cells;               /* warm sandbox cells = verdict's API's concurrent runs (16) */
+    long max_cells;           /* cells /run_code may grow to (default max(cells, 64 per core)) */
+    int64_t cell_idle_ms;     /* a grown cell idle this long is stopped (default 30 s) */
     long queue;               /* waiting requests beyond the running ones (default 4096) */
     long client_share;        /* waiting requests per client (default max(queue/4, 64)) */
     uint64_t queue_bytes;     /* body bytes of waiting and running requests (default 256 MiB) */

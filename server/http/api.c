@@ -74,14 +74,14 @@ void api_reply_error(struct api *a, struct http_exchange *x, const struct reques
     api_reply_json(a, x, 422, d);
 }
 
-int api_queue(struct api *a, struct http_exchange *x, bool gpu, unsigned share, sched_fn fn,
-              void *arg)
+int api_queue(struct api *a, struct http_exchange *x, enum sched_class kind, unsigned share,
+              double deadline, sched_fn fn, sched_fn expire, void *arg)
 {
     char client[SCHED_CLIENT_LEN];
     size_t len;
     http_body(x, &len); /* the body stays held until the reply */
     struct sched_ticket t = {http_client(x, client, sizeof(client)), len / (share ? share : 1) + 1,
-                             gpu ? SCHED_GPU : SCHED_CPU};
+                             kind, deadline, expire};
     return sched_submit(a->cfg.sched, &t, fn, arg);
 }
 
@@ -133,10 +133,16 @@ static void healthz(struct api *a, struct http_exchange *x)
     json_set_num(d, "cells", a->cfg.cells);
     json_set_num(d, "gpu_cells", a->cfg.gpus);
     json_set_num(d, "cells_replaced", pool_replaced(a->cfg.pool));
+    struct pool_stats ps;
+    pool_get_stats(a->cfg.pool, &ps);
+    json_set_num(d, "cells_started", ps.cells);
+    json_set_num(d, "cells_max", ps.max);
+    json_set_num(d, "cells_busy", ps.busy);
     struct json *q = json_set(d, "queue", json_object());
     json_set_num(q, "queued", st.queued);
     json_set_num(q, "running", st.running);
     json_set_num(q, "capacity", st.capacity);
+    json_set_num(q, "expired", (double)st.expired);
     struct json *c = json_set(d, "compile_cache", json_object());
     json_set_num(c, "hits", (double)cs.hits);
     json_set_num(c, "misses", (double)cs.misses);
@@ -173,7 +179,14 @@ static void metrics(struct api *a, struct http_exchange *x)
     struct cache_stats cs;
     sched_get_stats(a->cfg.sched, &st);
     cache_get_stats(a->cfg.cache, &cs);
+    struct pool_stats ps;
+    pool_get_stats(a->cfg.pool, &ps);
     struct metrics_gauges g = {.queued = st.queued,
+                               .cells_started = ps.cells,
+                               .cells_max = ps.max,
+                               .cells_grown = ps.started,
+                               .cells_shrunk = ps.stopped,
+                               .expired = st.expired,
                                .running = st.running,
                                .cells = a->cfg.cells,
                                .gpu_cells = a->cfg.gpus,
@@ -205,6 +218,7 @@ struct route {
 
 static const struct route routes[] = {
     {"POST", "/run_code", api_run_code},
+    {"POST", "/run_jupyter", api_run_jupyter},
     {"POST", "/v1/judge", api_judge},
     {"POST", "/v1/judge/batch", api_judge_batch},
     {"GET", "/v1/ping", ping},

@@ -299,7 +299,7 @@ static void on_worker(struct api *a, struct http_exchange *x, dataset_route fn)
         return;
     }
     *c = (struct dataset_call){a, x, fn};
-    int rc = api_queue(a, x, false, 1, dataset_call_work, c);
+    int rc = api_queue(a, x, SCHED_WALL, 1, 0, dataset_call_work, NULL, c);
     if (rc == 0)
         return;
     free(c);
@@ -482,7 +482,7 @@ static void submit_route(struct api *a, struct http_exchange *x)
         submit_work(w);
         return;
     }
-    if ((rc = api_queue(a, x, true, 1, submit_work, w)) == 0)
+    if ((rc = api_queue(a, x, SCHED_GPU, 1, 0, submit_work, NULL, w)) == 0)
         return;
     submit_free(w);
     api_reply_busy(a, x, rc);

@@ -1,6 +1,7 @@
 /*
  * api_impl: what the api module's source files share: api.c (routes, replies, small routes),
- * api_judge.c (/run_code, /v1/judge, /v1/judge/batch) and api_datasets.c (SandboxFusion's
+ * api_judge.c (/run_code, /v1/judge, /v1/judge/batch), api_jupyter.c (/run_jupyter) and
+ * api_datasets.c (SandboxFusion's
  * dataset endpoints and /submit). Not a contract for other modules: they use api.h.
  */
 #ifndef VERDICT_API_IMPL_H
@@ -34,11 +35,12 @@ void api_reply_422(struct api *a, struct http_exchange *x, const char *type, con
 /* A request_error as FastAPI's 422 (loc prefixed with "body"). */
 void api_reply_error(struct api *a, struct http_exchange *x, const struct request_error *e);
 /* Queues fn(arg) as this exchange's work: its client (X-Verdict-Client, else the peer's
- * address), its class (GPU or CPU) and its weight, the body's length shared out over share
- * items (1 for a whole request; a batch's distinct items). Returns sched_submit's code; fn
- * owns arg once it is 0. Never blocks. */
-int api_queue(struct api *a, struct http_exchange *x, bool gpu, unsigned share, sched_fn fn,
-              void *arg);
+ * address), its class and its weight, the body's length shared out over share items (1 for
+ * a whole request; a batch's distinct items); still queued at deadline (monotonic seconds,
+ * 0: never) it gets expire(arg) instead. Returns sched_submit's code; fn owns arg once it is
+ * 0. Never blocks. */
+int api_queue(struct api *a, struct http_exchange *x, enum sched_class kind, unsigned share,
+              double deadline, sched_fn fn, sched_fn expire, void *arg);
 /* 503 with Retry-After for a scheduler refusal (-EBUSY: queue full; else shutting down). */
 void api_reply_busy(struct api *a, struct http_exchange *x, int rc);
 
@@ -50,6 +52,9 @@ struct json *api_read_body(struct api *a, struct http_exchange *x);
 void api_run_code(struct api *a, struct http_exchange *x);
 void api_judge(struct api *a, struct http_exchange *x);
 void api_judge_batch(struct api *a, struct http_exchange *x);
+
+/* SandboxFusion's notebook route (server/http/api_jupyter.c). */
+void api_run_jupyter(struct api *a, struct http_exchange *x);
 
 /* SandboxFusion's dataset routes (server/http/api_datasets.c). */
 void api_list_datasets(struct api *a, struct http_exchange *x);

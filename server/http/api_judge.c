@@ -31,7 +31,8 @@
 #include "server/http/request.h"
 #include "server/util/sha256.h"
 
-#define MAX_BATCH 4096 /* items in one /v1/judge/batch request */
+#define MAX_BATCH         4096 /* items in one /v1/judge/batch request */
+#define API_LATE_MARGIN_S 1.0  /* a /run_code answer's slack before its client's timeout */
 
 static double now_s(void)
 {
@@ -47,8 +48,27 @@ struct judged {
     struct http_exchange *x;
     struct judge_request *req;
     double queued_at; /* when it entered the scheduler's queue */
-    double deadline;  /* /run_code: when its client gives up; 0: none */
+    double start_by;  /* /run_code: the latest start that answers before its client gives
+                         up; 0: none */
 };
+
+/* Answered 504 (veRL retries on it) and not run. */
+static void judged_late(struct judged *w)
+{
+    api_reply_detail(w->api, w->x, 504,
+                     "the request waited in the queue too long to be answered before its "
+                     "client's timeout (compile_timeout + run_timeout + 10 s); retry");
+    judge_request_free(w->req);
+    free(w);
+}
+
+/* The scheduler's expiry: still queued at start_by. */
+static void judged_expire(void *arg)
+{
+    struct judged *w = arg;
+    metrics_observe(w->api->metrics, HIST_QUEUE, now_s() - w->queued_at);
+    judged_late(w);
+}
 
 static void judged_work(void *arg)
 {
@@ -56,16 +76,13 @@ static void judged_work(void *arg)
     struct api *a = w->api;
     double started = now_s();
     metrics_observe(a->metrics, HIST_QUEUE, started - w->queued_at);
-    if (w->deadline && started > w->deadline) { /* its client has given up (veRL retries) */
-        api_reply_detail(a, w->x, 504, "the request waited in the queue past its deadline");
-    } else {
-        struct judge_result res;
-        judge_run(&a->env, w->req, &res);
-        metrics_judged(a->metrics, w->req->lang, &res);
-        api_reply_json(a, w->x, 200,
-                       w->req->run_only ? render_run_code(&res) : render_judged(&res));
-        judge_result_fini(&res);
-    }
+    if (w->start_by && started > w->start_by) /* taken between two expiry ticks */
+        return judged_late(w);
+    struct judge_result res;
+    judge_run(&a->env, w->req, &res);
+    metrics_judged(a->metrics, w->req->lang, &res);
+    api_reply_json(a, w->x, 200, w->req->run_only ? render_run_code(&res) : render_judged(&res));
+    judge_result_fini(&res);
     judge_request_free(w->req);
     free(w);
 }
@@ -91,10 +108,18 @@ static void judge_route(struct api *a, struct http_exchange *x, enum request_sha
         return;
     }
     *w = (struct judged){a, x, req, now_s(), 0};
-    if (shape == REQUEST_RUN_CODE)
-        w->deadline = w->queued_at +
-                      (double)(req->compile_limits.cpu_ms + req->limits.wall_ms) / 1000.0 + 10.0;
-    if ((rc = api_queue(a, x, req->lang->needs_gpu, 1, judged_work, w)) == 0)
+    enum sched_class kind = req->lang->needs_gpu ? SCHED_GPU : SCHED_CPU;
+    if (shape == REQUEST_RUN_CODE) {
+        /* veRL waits compile_timeout + run_timeout + 10 s and retries on 504: a request
+         * that could not be answered in that time if it started now (its run taking up to
+         * the backstop) is answered 504 while the client still listens. CPU work starts on
+         * a cell of its own at once, up to --max-cells (SCHED_WALL's workers). */
+        kind = req->lang->needs_gpu ? SCHED_GPU : SCHED_WALL;
+        w->start_by = w->queued_at + (double)req->compile_limits.cpu_ms / 1000.0 + 10.0 -
+                      (double)(req->limits.backstop_ms - req->limits.wall_ms) / 1000.0 -
+                      API_LATE_MARGIN_S;
+    }
+    if ((rc = api_queue(a, x, kind, 1, w->start_by, judged_work, judged_expire, w)) == 0)
         return; /* answered by a worker; the connection waits suspended */
     judge_request_free(req);
     free(w);
@@ -251,8 +276,8 @@ static void batch_submit(struct batch *b, struct batch_job **jobs, int njobs)
         pthread_mutex_lock(&b->lock);
         b->remaining++;
         pthread_mutex_unlock(&b->lock);
-        if (api_queue(b->api, b->x, jobs[k]->req->lang->needs_gpu, (unsigned)njobs, batch_work,
-                      jobs[k]) == 0)
+        if (api_queue(b->api, b->x, jobs[k]->req->lang->needs_gpu ? SCHED_GPU : SCHED_CPU,
+                      (unsigned)njobs, 0, batch_work, NULL, jobs[k]) == 0)
             continue;
         struct request_error e;
         request_fail(&e, "busy",

@@ -17,7 +17,9 @@ struct metrics;
 /* Gauges read at render time, from the modules that own them. */
 struct metrics_gauges {
     int queued, running, cells, gpu_cells;
-    unsigned cells_replaced;
+    int cells_started, cells_max; /* CPU cells started now, and at most */
+    unsigned cells_replaced, cells_grown, cells_shrunk;
+    unsigned long long expired; /* requests answered 504 from the queue */
     unsigned long long cache_hits, cache_misses, cache_entries, cache_bytes;
 };
 

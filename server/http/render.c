@@ -4,8 +4,11 @@
  */
 #include "server/http/render.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "server/http/request.h"
 #include "server/util/base64.h"
 
 const char *render_run_status(enum verdict v)
@@ -115,6 +118,21 @@ static struct json *compile_result(const struct judge_compile *c)
     return o;
 }
 
+/* files: {path: base64} of the fetched files (not the notebook driver's own). */
+static void set_files(struct json *d, const struct judge_test_result *t)
+{
+    struct json *files = json_set(d, "files", json_object());
+    for (int i = 0; t && i < t->nfetched; i++) {
+        const struct judge_fetched *f = &t->fetched[i];
+        if (strncmp(f->path, JUPYTER_DIR "/", strlen(JUPYTER_DIR) + 1) == 0)
+            continue;
+        char *b64 = f->error ? NULL : base64_encode(f->data, f->len);
+        if (b64)
+            json_set_str(files, f->path, b64);
+        free(b64);
+    }
+}
+
 struct json *render_run_code(const struct judge_result *res)
 {
     struct json *d = json_object();
@@ -132,13 +150,186 @@ struct json *render_run_code(const struct judge_result *res)
     else
         json_set_null(d, "run_result");
     json_set_null(d, "executor_pod_name");
-    struct json *files = json_set(d, "files", json_object());
-    for (int i = 0; t && i < t->nfetched; i++) {
-        const struct judge_fetched *f = &t->fetched[i];
-        char *b64 = f->error ? NULL : base64_encode(f->data, f->len);
-        if (b64)
-            json_set_str(files, f->path, b64);
-        free(b64);
+    set_files(d, t);
+    return d;
+}
+
+/* ---- /run_jupyter ------------------------------------------------------------------------- */
+
+static const struct judge_fetched *fetched(const struct judge_test_result *t, const char *path)
+{
+    for (int i = 0; t && i < t->nfetched; i++)
+        if (strcmp(t->fetched[i].path, path) == 0)
+            return t->fetched[i].error ? NULL : &t->fetched[i];
+    return NULL;
+}
+
+/* What the driver's results file says: each finished cell's record, the cell it started last,
+ * and whether it finished. */
+struct notebook {
+    struct json **cells; /* ncells parsed records, or NULL */
+    int running;         /* the last cell started (-1: none) */
+    bool done;
+};
+
+static void read_results(const struct judge_fetched *f, int ncells, struct notebook *nb)
+{
+    char *text = f ? malloc(f->len + 1) : NULL;
+    if (!text)
+        return;
+    memcpy(text, f->data, f->len);
+    text[f->len] = '\0';
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        struct json *rec = json_parse(line);
+        double i;
+        if (json_num(json_get(rec, "start"), &i) && i >= 0 && i < ncells) {
+            nb->running = (int)i;
+        } else if (json_num(json_get(rec, "cell"), &i) && i >= 0 && i < ncells &&
+                   !nb->cells[(int)i]) {
+            nb->cells[(int)i] = rec;
+            rec = NULL;
+        } else if (json_get(rec, "done")) {
+            nb->done = true;
+        }
+        json_free(rec);
     }
+    free(text);
+}
+
+/* A member of the driver's record, of the type asked, copied; else a default. */
+static void copy_member(struct json *o, const struct json *rec, const char *key, bool list)
+{
+    const struct json *v = json_get(rec, key);
+    if (v && (list ? json_is_array(v) : json_is_string(v)))
+        json_set(o, key, json_dup(v));
+    else if (list)
+        json_set(o, key, json_array());
+    else
+        json_set_str(o, key, "");
+}
+
+static void set_output(struct json *o, const struct judge_test_result *t, const char *key,
+                       const char *path)
+{
+    const struct judge_fetched *f = fetched(t, path);
+    size_t n = f ? f->len : 0;
+    json_set_bytes(o, key, f ? f->data : NULL, n < (1u << 20) ? n : (1u << 20));
+}
+
+/* The error of the cell the sandbox stopped: why, from the run's verdict. */
+static struct json *stopped_error(const struct judge_test_result *t,
+                                  const struct render_jupyter_ask *ask)
+{
+    struct json *e = json_object();
+    char msg[400];
+    const char *name = "DeadKernelError";
+    if (t->verdict == VERDICT_TLE) {
+        name = "CellTimeoutError";
+        snprintf(msg, sizeof(msg),
+                 "the kernel was stopped in this cell: the run passed total_timeout (%g s)",
+                 ask->total_timeout_s);
+    } else if (t->verdict == VERDICT_MLE) {
+        name = "MemoryError";
+        if (ask->memory_mb > 0)
+            snprintf(msg, sizeof(msg),
+                     "the kernel was killed in this cell: its memory passed memory_limit_MB "
+                     "(%lld MiB)",
+                     (long long)ask->memory_mb);
+        else
+            snprintf(msg, sizeof(msg),
+                     "the kernel was killed in this cell: its memory passed the default limit");
+    } else if (t->signal) {
+        snprintf(msg, sizeof(msg), "the kernel died in this cell (signal %d)%s%s", t->signal,
+                 t->reason[0] ? ": " : "", t->reason);
+    } else {
+        snprintf(msg, sizeof(msg), "the kernel exited in this cell (exit code %d)%s%s",
+                 t->exit_code, t->reason[0] ? ": " : "", t->reason);
+    }
+    json_set_str(e, "ename", name);
+    json_set_str(e, "evalue", msg);
+    struct json *tb = json_set(e, "traceback", json_array());
+    char line[450];
+    snprintf(line, sizeof(line), "%s: %s", name, msg);
+    json_push_str(tb, line);
+    return e;
+}
+
+static struct json *cell_json(const struct notebook *nb, int i, const struct judge_test_result *t,
+                              const struct render_jupyter_ask *ask)
+{
+    struct json *o = json_object();
+    const struct json *rec = nb->cells[i];
+    bool stopped = !rec && !nb->done && nb->running == i;
+    if (rec) {
+        copy_member(o, rec, "stdout", false);
+        copy_member(o, rec, "stderr", false);
+        copy_member(o, rec, "display", true);
+        copy_member(o, rec, "error", true);
+    } else if (stopped) { /* what it wrote before the sandbox stopped it */
+        set_output(o, t, "stdout", JUPYTER_STDOUT);
+        set_output(o, t, "stderr", JUPYTER_STDERR);
+        json_set(o, "display", json_array());
+        json_push(json_set(o, "error", json_array()), stopped_error(t, ask));
+    } else {
+        json_set_str(o, "stdout", "");
+        json_set_str(o, "stderr", "");
+        json_set(o, "display", json_array());
+        json_set(o, "error", json_array());
+    }
+    /* verdict's own, beside SandboxFusion's fields */
+    json_set_bool(o, "executed", rec || stopped);
+    bool truncated = false;
+    json_bool(json_get(rec, "output_truncated"), &truncated);
+    json_set_bool(o, "output_truncated", truncated);
+    return o;
+}
+
+struct json *render_jupyter(const struct judge_result *res, const struct render_jupyter_ask *ask)
+{
+    struct json *d = json_object();
+    const struct judge_test_result *t = res->ntests > 0 ? &res->tests[0] : NULL;
+    if (res->status != VERDICT_OK || !t || t->verdict == VERDICT_SE) { /* ours, not the cells' */
+        json_set_str(d, "status", "SandboxError");
+        json_set_str(d, "message", t && t->verdict == VERDICT_SE ? t->reason : res->message);
+        if (t)
+            json_set(d, "driver", command_result(t));
+        else
+            json_set_null(d, "driver");
+        json_set(d, "cells", json_array());
+        json_set_null(d, "executor_pod_name");
+        json_set(d, "files", json_object());
+        return d;
+    }
+    struct notebook nb = {calloc((size_t)(ask->ncells ? ask->ncells : 1), sizeof(struct json *)),
+                          -1, false};
+    if (!nb.cells) {
+        json_free(d);
+        return NULL;
+    }
+    const struct judge_fetched *rf = fetched(t, JUPYTER_RESULTS);
+    read_results(rf, ask->ncells, &nb);
+    bool ok = nb.done && t->verdict == VERDICT_OK;
+    json_set_str(d, "status", ok ? "Success" : "Failed");
+    char msg[400] = "";
+    if (!ok && !rf)
+        snprintf(msg, sizeof(msg), "the driver left no results (%s)",
+                 t->verdict == VERDICT_OK ? "the cells removed or replaced " JUPYTER_DIR
+                                          : verdict_name(t->verdict));
+    else if (!ok)
+        snprintf(msg, sizeof(msg), "the kernel did not finish: %s%s%s", verdict_name(t->verdict),
+                 t->reason[0] ? ": " : "", t->reason);
+    json_set_str(d, "message", msg);
+    json_set(d, "driver", command_result(t));
+    struct json *cells = json_set(d, "cells", json_array());
+    for (int i = 0; i < ask->ncells; i++)
+        json_push(cells, cell_json(&nb, i, t, ask));
+    for (int i = 0; i < ask->ncells; i++)
+        json_free(nb.cells[i]);
+    free(nb.cells);
+    json_set_null(d, "executor_pod_name");
+    set_files(d, t);
     return d;
 }

@@ -19,6 +19,19 @@ struct json *render_judged(const struct judge_result *res);
 /* The /run_code document of a run_only result (heap), or NULL. */
 struct json *render_run_code(const struct judge_result *res);
 
+/* What render_jupyter needs of the request besides the driver's result. */
+struct render_jupyter_ask {
+    int ncells;
+    double cell_timeout_s, total_timeout_s;
+    int64_t memory_mb; /* 0: the python template's */
+};
+
+/* The /run_jupyter document (SandboxFusion's RunJupyterResponse, docs/api.md) of the notebook
+ * driver's run_only result (heap), or NULL: the cells from the driver's results file, the one
+ * running when the sandbox stopped the run with its output so far and an error saying why,
+ * the cells never run listed empty with executed false. */
+struct json *render_jupyter(const struct judge_result *res, const struct render_jupyter_ask *ask);
+
 /* SandboxFusion's RunStatus of a verdict: "Success", "Failed" or "SandboxError". */
 const char *render_run_status(enum verdict v);
 

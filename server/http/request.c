@@ -140,8 +140,8 @@ static int parse_code(const struct json *b, struct judge_request *r, struct requ
 }
 
 /* files: {path: base64}. /run_code skips null contents and IGNORE_THIS_FILE paths. */
-static int parse_files(const struct json *b, enum request_shape shape, struct judge_request *r,
-                       struct request_error *e)
+static int parse_files(const struct json *b, enum request_shape shape, bool jupyter,
+                       struct judge_request *r, struct request_error *e)
 {
     const struct json *files = json_get(b, "files");
     if (files && !json_is_null(files) && !json_is_object(files))
@@ -153,10 +153,12 @@ static int parse_files(const struct json *b, enum request_shape shape, struct ju
         uint8_t *data;
         if (shape == REQUEST_RUN_CODE && (json_is_null(m) || strstr(path, "IGNORE_THIS_FILE")))
             continue;
-        if (!job_path_ok(path) || strcmp(path, r->lang->source) == 0)
+        if (!job_path_ok(path) || strcmp(path, r->lang->source) == 0 ||
+            (jupyter && strncmp(path, JUPYTER_DIR, strlen(JUPYTER_DIR)) == 0))
             return request_fail(e, "value_error",
                                 "file paths are relative to the work dir, without .., at most "
-                                "255 bytes, and not the program's own source",
+                                "255 bytes, and not the program's own source (nor, for "
+                                "/run_jupyter, under .verdict_jupyter)",
                                 "files", path, NULL);
         if (!json_str(m, &b64) || !(data = base64_decode(b64, &len)))
             return request_fail(e, "value_error", "not valid base64", "files", path, NULL);
@@ -232,8 +234,11 @@ static int parse_run_code(const struct json *b, struct judge_request *r, struct 
      * the server admits, so a compile starved by other work is not the source's fault */
     r->compile_limits.cpu_ms = cms;
     r->limits.cpu_ms = r->limits.wall_ms = rms;
-    /* a run starved by load is SE before veRL's client gives up (run_timeout + 10 s) */
+    /* run_timeout is wall-clock time, SandboxFusion's contract: time spent waiting for a CPU
+     * is forgiven up to the backstop, where a run still going is TLE (wall), answered before
+     * veRL's client gives up (run_timeout + compile_timeout + 10 s) */
     r->limits.backstop_ms = rms + REQUEST_RUN_BACKSTOP_MS;
+    r->limits.starved_tle = true;
     double mb = -1;
     if (m && !json_is_null(m) &&
         (!json_num(m, &mb) || mb != floor(mb) || mb > REQUEST_MAX_MEMORY_MB))
@@ -450,7 +455,7 @@ int request_parse(const struct lang_set *langs, const struct json *body, enum re
         rc = shape == REQUEST_RUN_CODE ? parse_language(langs, body, shape, r, e)
                                        : parse_code(body, r, e);
     if (rc == 0)
-        rc = parse_files(body, shape, r, e);
+        rc = parse_files(body, shape, false, r, e);
     if (rc == 0)
         rc = parse_fetch(body, r, e);
     if (rc == 0)
@@ -462,4 +467,152 @@ int request_parse(const struct lang_set *langs, const struct json *body, enum re
     }
     *out = r;
     return 0;
+}
+
+/* ---- /run_jupyter ------------------------------------------------------------------------- */
+
+/* A number of seconds in [0 or >0, REQUEST_MAX_TIMEOUT_S], def when absent or null. */
+static int jupyter_seconds(const struct json *b, const char *key, double def, bool zero_ok,
+                           double *out, struct request_error *e)
+{
+    const struct json *v = json_get(b, key);
+    double s = def;
+    if ((v && !json_is_null(v) && !json_num(v, &s)) || !isfinite(s) || s < 0 ||
+        (!zero_ok && s == 0) || s > REQUEST_MAX_TIMEOUT_S) {
+        char msg[96];
+        snprintf(msg, sizeof(msg), "%s must be a number of seconds in %s0, 300]", key,
+                 zero_ok ? "[" : "(");
+        return request_fail(e, "value_error", msg, key, NULL, NULL);
+    }
+    *out = s;
+    return 0;
+}
+
+static int parse_cells(const struct json *b, struct json *input, struct request_error *e)
+{
+    const struct json *cells = json_get(b, "cells");
+    if (!cells)
+        return request_fail(e, "missing", "Field required (a list of code strings)", "cells", NULL,
+                            NULL);
+    if (!json_is_array(cells))
+        return request_fail(e, "list_type", "cells must be a list of code strings", "cells", NULL,
+                            NULL);
+    if (json_len(cells) > REQUEST_MAX_CELLS)
+        return request_fail(e, "too_long", "at most 1024 cells", "cells", NULL, NULL);
+    struct json *list = json_set(input, "cells", json_array());
+    int i = 0;
+    for (const struct json *c = json_first(cells); c; c = json_next(c), i++) { /* O(1) a step */
+        const char *src;
+        char idx[16];
+        snprintf(idx, sizeof(idx), "%d", i);
+        if (!json_str(c, &src))
+            return request_fail(e, "string_type", "each cell is a string of code", "cells", idx,
+                                NULL);
+        if (strlen(src) > REQUEST_MAX_CELL_BYTES)
+            return request_fail(e, "too_long", "a cell holds at most 1 MiB of code", "cells", idx,
+                                NULL);
+        if (!json_push_str(list, src))
+            return request_fail(e, "memory", "out of memory", "cells", NULL, NULL);
+    }
+    return i;
+}
+
+static int parse_jupyter_options(const struct json *b, struct jupyter_request *j,
+                                 struct json *input, struct request_error *e)
+{
+    const struct json *k = json_get(b, "kernel"), *m = json_get(b, "memory_limit_MB"),
+                      *stop = json_get(b, "stop_on_error");
+    const char *kernel = "python3";
+    if (k && !json_is_null(k) &&
+        (!json_str(k, &kernel) ||
+         (strcmp(kernel, "python3") != 0 && strcmp(kernel, "python") != 0)))
+        return request_fail(e, "enum", "kernel: \"python3\" (the only kernel)", "kernel", NULL,
+                            NULL);
+    if (jupyter_seconds(b, "cell_timeout", 0, true, &j->cell_timeout_s, e) < 0 ||
+        jupyter_seconds(b, "total_timeout", 45, false, &j->total_timeout_s, e) < 0)
+        return -EINVAL;
+    double mb = -1;
+    if (m && !json_is_null(m) &&
+        (!json_num(m, &mb) || mb != floor(mb) || mb > REQUEST_MAX_MEMORY_MB ||
+         (mb < 16 && mb != -1)))
+        return request_fail(e, "int_parsing",
+                            "memory_limit_MB must be a whole number of MiB from 16 to 65536 "
+                            "(-1: default)",
+                            "memory_limit_MB", NULL, NULL);
+    bool stop_on_error = true;
+    if (stop && !json_is_null(stop) && !json_bool(stop, &stop_on_error))
+        return request_fail(e, "bool_type", "stop_on_error must be true or false", "stop_on_error",
+                            NULL, NULL);
+    j->memory_mb = mb > 0 ? (int64_t)mb : 0;
+    json_set_num(input, "cell_timeout", j->cell_timeout_s);
+    json_set_bool(input, "stop_on_error", stop_on_error);
+    return 0;
+}
+
+static int jupyter_run(const struct lang_set *langs, const struct json *b,
+                       struct jupyter_request *j, struct request_error *e)
+{
+    struct judge_request *r = j->run;
+    struct json *input = json_object();
+    if (!input)
+        return request_fail(e, "memory", "out of memory", NULL, NULL, NULL);
+    int n = parse_cells(b, input, e);
+    int rc = n < 0 ? n : parse_jupyter_options(b, j, input, e);
+    if (rc == 0 && !(r->lang = lang_find(langs, "python")))
+        rc = request_fail(e, "enum", "no python language on this server", "kernel", NULL, NULL);
+    if (rc == 0 && !r->lang->available)
+        rc = request_fail(e, "enum", "python is unavailable on this server", "kernel", NULL, NULL);
+    if (rc == 0)
+        rc = parse_files(b, REQUEST_RUN_CODE, true, r, e);
+    /* the driver's files first: the run's fetch budget (JOB_FETCH_TOTAL) serves them before
+     * the caller's */
+    const char *own[3] = {JUPYTER_RESULTS, JUPYTER_STDOUT, JUPYTER_STDERR};
+    for (int i = 0; rc == 0 && i < 3; i++)
+        if (judge_add_fetch(r, own[i]) < 0)
+            rc = request_fail(e, "memory", "out of memory", NULL, NULL, NULL);
+    if (rc == 0 && (rc = parse_fetch(b, r, e)) < 0 && strcmp(e->type, "too_long") == 0)
+        snprintf(e->msg, sizeof(e->msg), "at most %d distinct fetch_files", JUDGE_MAX_FETCH - 3);
+    struct judge_test *t = NULL;
+    if (rc == 0 &&
+        (!(r->code = strndup(verdict_jupyter_driver, verdict_jupyter_driver_len)) ||
+         !(r->tests = t = calloc(1, sizeof(*t))) || !(r->selected = calloc(1, sizeof(bool))) ||
+         !(t->in = (uint8_t *)json_render(input, false))))
+        rc = request_fail(e, "memory", "out of memory", NULL, NULL, NULL);
+    json_free(input);
+    if (rc < 0 || !t)
+        return rc < 0 ? rc : -EINVAL;
+    t->in_len = strlen((const char *)t->in);
+    r->ntests = 1;
+    r->selected[0] = true;
+    r->run_only = true;
+    j->ncells = n;
+    int64_t ms = (int64_t)ceil(j->total_timeout_s * 1000) + JUPYTER_STARTUP_MS;
+    r->limits.cpu_ms = r->limits.wall_ms = ms;
+    r->limits.backstop_ms = ms + REQUEST_RUN_BACKSTOP_MS;
+    r->limits.starved_tle = true; /* total_timeout is wall time, as /run_code's run_timeout */
+    if (j->memory_mb > 0)
+        r->limits.memory_bytes = (uint64_t)j->memory_mb << 20;
+    return 0;
+}
+
+int request_parse_jupyter(const struct lang_set *langs, const struct json *body,
+                          struct jupyter_request *j, struct request_error *e)
+{
+    *j = (struct jupyter_request){0};
+    if (!json_is_object(body))
+        return request_fail(e, "model_attributes_type", "Input should be an object", NULL, NULL,
+                            NULL);
+    if (!(j->run = judge_request_new()))
+        return request_fail(e, "memory", "out of memory", NULL, NULL, NULL);
+    if (jupyter_run(langs, body, j, e) < 0) {
+        jupyter_request_fini(j);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+void jupyter_request_fini(struct jupyter_request *j)
+{
+    judge_request_free(j->run);
+    j->run = NULL;
 }

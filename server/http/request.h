@@ -44,6 +44,35 @@ struct request_error {
 int request_parse(const struct lang_set *langs, const struct json *body, enum request_shape shape,
                   struct judge_request **out, struct request_error *e);
 
+/* ---- /run_jupyter (SandboxFusion's RunJupyterRequest) ---------------------------------------
+ * The cells run in one Python process, the notebook driver (languages/python/jupyter.py,
+ * embedded as verdict_jupyter_driver), as the python template's program; the cells and the
+ * options are its stdin; its results come back as the work-dir files under JUPYTER_DIR. */
+#define REQUEST_MAX_CELLS      1024               /* cells in one request */
+#define REQUEST_MAX_CELL_BYTES (1 << 20)          /* bytes of one cell's source */
+#define JUPYTER_DIR            ".verdict_jupyter" /* the driver's own files: refused in files */
+#define JUPYTER_RESULTS        JUPYTER_DIR "/results.jsonl"
+#define JUPYTER_STDOUT         JUPYTER_DIR "/stdout"
+#define JUPYTER_STDERR         JUPYTER_DIR "/stderr"
+#define JUPYTER_STARTUP_MS     1000 /* the driver's own start, granted past total_timeout */
+
+extern const char verdict_jupyter_driver[];
+extern const size_t verdict_jupyter_driver_len;
+
+struct jupyter_request {
+    struct judge_request *run; /* the driver's run_only request (heap; jupyter_request_fini) */
+    int ncells;
+    double cell_timeout_s;  /* 0: none */
+    double total_timeout_s; /* the run's CPU and wall limits, past JUPYTER_STARTUP_MS */
+    int64_t memory_mb;      /* the run's memory limit, MiB (the template's for -1) */
+};
+
+/* Validates a /run_jupyter body into j. Returns 0 (release j with jupyter_request_fini), or
+ * -EINVAL with e filled and j->run NULL. */
+int request_parse_jupyter(const struct lang_set *langs, const struct json *body,
+                          struct jupyter_request *j, struct request_error *e);
+void jupyter_request_fini(struct jupyter_request *j);
+
 /* Checks a body's raw bytes before parsing: a NUL byte, or a JSON string (or key) holding the
  * escape \u0000, is refused (-EINVAL with e naming the member it is in). Returns 0 otherwise.
  * O(len). */

@@ -66,7 +66,12 @@ int engine_start(const struct engine_config *c, struct engine *e, char err[ERR_L
         binds[i] = lb[i];
     binds[nb++] = cache_dir(e->cache);
     /* uid_base/uid_count/uid_lock_dir 0: the host-wide range, taken slot by slot with locks */
-    struct pool_config pc = {.cells = c->cells, .nbinds = nb, .binds = binds, .gpus = e->gpus};
+    struct pool_config pc = {.cells = c->cells,
+                             .max_cells = c->max_cells,
+                             .idle_ms = c->cell_idle_ms,
+                             .nbinds = nb,
+                             .binds = binds,
+                             .gpus = e->gpus};
     if ((rc = pool_new(&pc, &e->pool, err)) < 0)
         goto fail;
     e->env.pool = e->pool;

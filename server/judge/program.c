@@ -388,6 +388,7 @@ static void override(struct job_limits *l, const struct job_limits *o)
     l->nofile = o->nofile ? o->nofile : l->nofile;
     l->instructions = o->instructions ? o->instructions : l->instructions;
     l->backstop_ms = o->backstop_ms ? o->backstop_ms : l->backstop_ms;
+    l->starved_tle = o->starved_tle || l->starved_tle;
 }
 
 /* Compiles on a miss and publishes OK and CE; TLE, MLE and SE are not kept. */

@@ -12,6 +12,10 @@
  * Bytes: `held` counts the weights of queued and running items; a worker subtracts an item's
  * weight after its fn returns, when the request's memory is gone.
  *
+ * Expiry: the timer thread wakes every SCHED_TICK_MS while items with deadlines are queued
+ * (`timed` counts them), unlinks those past due from their clients' FIFOs and calls their
+ * expire functions after dropping the lock.
+ *
  * Invariants under the lock: count = sum of clients' n = items not on the free list;
  * a client is in the hash and in exactly one ring iff n > 0.
  */
@@ -23,13 +27,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#define NCLASS 2
+#define NCLASS 3
 
 struct item {
     sched_fn fn;
     void *arg;
     uint64_t bytes;
+    double deadline; /* 0: none */
+    sched_fn expire;
     struct item *next; /* in its client's FIFO, or the free list */
 };
 
@@ -62,11 +69,22 @@ struct sched {
     size_t nbuckets; /* a power of two */
     int cap, share, count, running, nclients;
     uint64_t max_bytes, held;
-    uint64_t refused_full, refused_share, refused_bytes;
+    uint64_t refused_full, refused_share, refused_bytes, expired;
     bool stopping;
-    int nworkers, ngpu;
+    int nworkers, ngpu, nwall;
     struct worker *workers;
+    int timed; /* items queued with a deadline */
+    pthread_cond_t timed_work;
+    pthread_t timer;
+    bool timing; /* the timer thread was started */
 };
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static size_t hash(const char *name, int kind, size_t nbuckets)
 {
@@ -145,7 +163,91 @@ static struct item take(struct sched *s, int kind)
     it->next = s->free_items;
     s->free_items = it;
     s->count--;
+    s->timed -= copy.deadline > 0;
     return copy;
+}
+
+/* Unlinks the items of client c past due at now onto *out (a list through next); frees the
+ * client when it has none left. */
+static void take_expired(struct sched *s, struct client *c, double now, struct item **out)
+{
+    struct item **pp = &c->head, *last = NULL;
+    while (*pp) {
+        struct item *it = *pp;
+        if (it->deadline > 0 && it->deadline <= now) {
+            *pp = it->next;
+            it->next = *out;
+            *out = it;
+            c->n--;
+            s->count--;
+            s->timed--;
+            s->expired++;
+        } else {
+            last = it;
+            pp = &it->next;
+        }
+    }
+    c->tail = last;
+}
+
+/* Every client of ring r with expired items loses them; emptied clients leave the ring. */
+static void expire_ring(struct sched *s, struct ring *r, double now, struct item **out)
+{
+    struct client *keep_head = NULL, *keep_tail = NULL;
+    while (r->head) {
+        struct client *c = ring_pop(r);
+        take_expired(s, c, now, out);
+        if (c->n == 0) {
+            client_put(s, c);
+            continue;
+        }
+        c->next_in_ring = NULL;
+        if (keep_tail)
+            keep_tail->next_in_ring = c;
+        else
+            keep_head = c;
+        keep_tail = c;
+    }
+    r->head = keep_head;
+    r->tail = keep_tail;
+}
+
+static void *timer(void *arg)
+{
+    struct sched *s = arg;
+    pthread_mutex_lock(&s->lock);
+    while (!s->stopping) {
+        if (!s->timed) {
+            pthread_cond_wait(&s->timed_work, &s->lock);
+            continue;
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += SCHED_TICK_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&s->timed_work, &s->lock, &until);
+        struct item *gone = NULL;
+        for (int k = 0; k < NCLASS && s->timed; k++)
+            expire_ring(s, &s->rings[k], now_s(), &gone);
+        if (!gone)
+            continue;
+        pthread_mutex_unlock(&s->lock);
+        for (struct item *it = gone; it; it = it->next)
+            it->expire(it->arg);
+        pthread_mutex_lock(&s->lock);
+        while (gone) {
+            struct item *it = gone;
+            gone = it->next;
+            s->held -= it->bytes;
+            it->next = s->free_items;
+            s->free_items = it;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
 }
 
 static void *worker(void *arg)
@@ -173,9 +275,10 @@ static void *worker(void *arg)
 
 static int check_config(const struct sched_config *c, char err[ERR_LEN])
 {
-    if (c->workers < 1 || c->gpu_workers < 0 || c->capacity < 1 || c->client_share < 0)
+    if (c->workers < 1 || c->gpu_workers < 0 || c->wall_workers < 0 || c->capacity < 1 ||
+        c->client_share < 0)
         return err_set(err, -EINVAL, "scheduler needs at least one worker and one slot");
-    if (c->capacity > (1 << 24) || c->workers + c->gpu_workers > 4096)
+    if (c->capacity > (1 << 24) || c->workers + c->gpu_workers + c->wall_workers > 4096)
         return err_set(err, -EINVAL, "scheduler: at most 16M slots and 4096 workers");
     return 0;
 }
@@ -189,7 +292,8 @@ static int alloc_storage(struct sched *s, const struct sched_config *c)
     s->items = calloc((size_t)s->cap, sizeof(*s->items));
     s->clients = calloc((size_t)s->cap, sizeof(*s->clients));
     s->buckets = calloc(s->nbuckets, sizeof(*s->buckets));
-    s->workers = calloc((size_t)(c->workers + c->gpu_workers), sizeof(*s->workers));
+    s->workers =
+        calloc((size_t)(c->workers + c->gpu_workers + c->wall_workers), sizeof(*s->workers));
     if (!s->items || !s->clients || !s->buckets || !s->workers)
         return -ENOMEM;
     for (int i = s->cap - 1; i >= 0; i--) {
@@ -209,15 +313,23 @@ static int default_share(int capacity)
 
 static int start_workers(struct sched *s, const struct sched_config *c, char err[ERR_LEN])
 {
-    for (int i = 0; i < c->workers + c->gpu_workers; i++) {
+    for (int i = 0; i < c->workers + c->gpu_workers + c->wall_workers; i++) {
         struct worker *w = &s->workers[i];
-        *w = (struct worker){.s = s, .kind = i < c->workers ? SCHED_CPU : SCHED_GPU};
+        *w = (struct worker){.s = s,
+                             .kind = i < c->workers                    ? SCHED_CPU
+                                     : i < c->workers + c->gpu_workers ? SCHED_GPU
+                                                                       : SCHED_WALL};
         int rc = pthread_create(&w->thread, NULL, worker, w);
         if (rc != 0)
             return err_set(err, -rc, "start worker thread: %s", strerror(rc));
         s->nworkers = i + 1;
         s->ngpu += w->kind == SCHED_GPU;
+        s->nwall += w->kind == SCHED_WALL;
     }
+    int rc = pthread_create(&s->timer, NULL, timer, s);
+    if (rc != 0)
+        return err_set(err, -rc, "start timer thread: %s", strerror(rc));
+    s->timing = true;
     return 0;
 }
 
@@ -233,6 +345,7 @@ int sched_new(const struct sched_config *c, struct sched **out, char err[ERR_LEN
     pthread_mutex_init(&s->lock, NULL);
     for (int k = 0; k < NCLASS; k++)
         pthread_cond_init(&s->rings[k].work, NULL);
+    pthread_cond_init(&s->timed_work, NULL);
     s->share = c->client_share ? c->client_share : default_share(c->capacity);
     s->max_bytes = c->max_bytes;
     if (alloc_storage(s, c) < 0) {
@@ -272,13 +385,16 @@ int sched_submit(struct sched *s, const struct sched_ticket *t, sched_fn fn, voi
 {
     char name[SCHED_CLIENT_LEN];
     snprintf(name, sizeof(name), "%s", t->client ? t->client : "");
-    int kind = t->kind == SCHED_GPU && s->ngpu > 0 ? SCHED_GPU : SCHED_CPU;
+    int kind = (t->kind == SCHED_GPU && s->ngpu > 0) || (t->kind == SCHED_WALL && s->nwall > 0)
+                   ? (int)t->kind
+                   : SCHED_CPU;
     pthread_mutex_lock(&s->lock);
     int rc = admit(s, t, name, kind);
     if (rc == 0) {
         struct item *it = s->free_items;
         s->free_items = it->next;
-        *it = (struct item){fn, arg, t->bytes, NULL};
+        bool timed = t->deadline > 0 && t->expire;
+        *it = (struct item){fn, arg, t->bytes, timed ? t->deadline : 0, t->expire, NULL};
         struct client *c = client_get(s, name, kind);
         if (c->tail)
             c->tail->next = it;
@@ -289,6 +405,8 @@ int sched_submit(struct sched *s, const struct sched_ticket *t, sched_fn fn, voi
             ring_push(&s->rings[kind], c);
         s->count++;
         s->held += t->bytes;
+        if (timed && s->timed++ == 0)
+            pthread_cond_signal(&s->timed_work);
         pthread_cond_signal(&s->rings[kind].work);
     }
     pthread_mutex_unlock(&s->lock);
@@ -300,6 +418,7 @@ void sched_get_stats(struct sched *s, struct sched_stats *st)
     pthread_mutex_lock(&s->lock);
     *st = (struct sched_stats){.workers = s->nworkers,
                                .gpu_workers = s->ngpu,
+                               .wall_workers = s->nwall,
                                .queued = s->count,
                                .running = s->running,
                                .capacity = s->cap,
@@ -309,7 +428,8 @@ void sched_get_stats(struct sched *s, struct sched_stats *st)
                                .max_bytes = s->max_bytes,
                                .refused_full = s->refused_full,
                                .refused_share = s->refused_share,
-                               .refused_bytes = s->refused_bytes};
+                               .refused_bytes = s->refused_bytes,
+                               .expired = s->expired};
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -321,11 +441,15 @@ void sched_free(struct sched *s)
     s->stopping = true;
     for (int k = 0; k < NCLASS; k++)
         pthread_cond_broadcast(&s->rings[k].work);
+    pthread_cond_broadcast(&s->timed_work);
     pthread_mutex_unlock(&s->lock);
+    if (s->timing)
+        pthread_join(s->timer, NULL);
     for (int i = 0; i < s->nworkers; i++)
         pthread_join(s->workers[i].thread, NULL);
     for (int k = 0; k < NCLASS; k++)
         pthread_cond_destroy(&s->rings[k].work);
+    pthread_cond_destroy(&s->timed_work);
     pthread_mutex_destroy(&s->lock);
     free(s->workers);
     free(s->buckets);

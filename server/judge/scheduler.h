@@ -1,18 +1,24 @@
 /*
  * scheduler: bounded queues of work and the threads that do it.
  *
- * Two classes of work, each with its own workers: CPU items (as many workers as CPU cells)
- * and GPU items (as many workers as GPU cells), so a CUDA run waiting for a GPU cell never
- * holds a worker that CPU work needs. Within a class, each client (a remote address, or the
- * name a request gives itself) has a sub-queue, and workers take the oldest item of each
- * client in turn: a client's 4096-item batch delays another client's single request by at
- * most one item per worker, not by the whole batch.
+ * Three classes of work, each with its own workers: CPU items (verdict's own API, judged by
+ * CPU time: as many workers as warm cells), WALL items (SandboxFusion's routes, whose clients
+ * wait with a timeout: as many workers as the pool may grow to, so they start at once
+ * rather than queue) and GPU items (as many workers as GPU cells), so a CUDA run waiting for
+ * a GPU cell never holds a worker that CPU work needs. Within a class, each client (a remote
+ * address, or the name a request gives itself) has a sub-queue, and workers take the oldest item of
+ * each client in turn: a client's 4096-item batch delays another client's single request by at most
+ * one item per worker, not by the whole batch.
  *
  * Admission, at submission and never by waiting: an item is refused (-EBUSY; the API answers
  * 503 with Retry-After, or a per-item "busy" error in a batch) when the queue holds
  * `capacity` items in all, when its client already has `client_share` items queued in that
  * class, or when the bytes held by queued and running items would pass `max_bytes` (each
  * item's weight is what its caller says it holds: its request's size).
+ *
+ * Expiry: an item with a deadline still queued at that time is taken off the queue and its
+ * `expire` function called instead of fn (on the scheduler's own timer thread, within about
+ * SCHED_TICK_MS), so that a client which would time out hears an answer it can retry on.
  *
  * Threads: sched_submit and sched_get_stats may be called from any thread and never block
  * (one mutex, held for O(1) work). fn runs on a worker thread, without the scheduler's lock,
@@ -34,15 +40,19 @@ typedef void (*sched_fn)(void *arg);
 struct sched;
 
 enum sched_class {
-    SCHED_CPU, /* runs on CPU cells only */
-    SCHED_GPU, /* needs a GPU cell: its own workers (the CPU workers without GPU workers) */
+    SCHED_CPU,  /* runs on CPU cells only */
+    SCHED_GPU,  /* needs a GPU cell: its own workers (the CPU workers without GPU workers) */
+    SCHED_WALL, /* CPU cells, its own workers (the CPU workers without WALL workers) */
 };
+
+#define SCHED_TICK_MS 100 /* how often queued items are checked against their deadlines */
 
 #define SCHED_CLIENT_LEN 64 /* bytes of a client's name kept (longer names are cut) */
 
 struct sched_config {
     int workers;        /* CPU-class workers, >= 1 (one per CPU cell) */
     int gpu_workers;    /* GPU-class workers, >= 0 (one per GPU cell) */
+    int wall_workers;   /* WALL-class workers, >= 0 (the most CPU cells the pool may have) */
     int capacity;       /* items queued in all, >= 1 */
     int client_share;   /* items one client may have queued in one class; 0: the default,
                            max(capacity / 4, 64), never more than capacity */
@@ -53,20 +63,25 @@ struct sched_config {
 struct sched_ticket {
     const char *client;    /* whose (copied, cut to SCHED_CLIENT_LEN - 1); NULL: "" */
     uint64_t bytes;        /* bytes the item holds until it finishes */
-    enum sched_class kind; /* SCHED_GPU without GPU workers runs as SCHED_CPU */
+    enum sched_class kind; /* SCHED_GPU or SCHED_WALL without their workers run as
+                              SCHED_CPU */
+    double deadline;       /* CLOCK_MONOTONIC seconds: still queued then, it expires; 0: never */
+    sched_fn expire;       /* called instead of fn when it expires (owns arg); with deadline */
 };
 
 struct sched_stats {
-    int workers;     /* CPU and GPU workers */
-    int gpu_workers; /* of which GPU */
-    int queued;      /* waiting for a worker */
-    int running;     /* being worked on */
+    int workers;      /* CPU, GPU and WALL workers */
+    int gpu_workers;  /* of which GPU */
+    int wall_workers; /* of which WALL */
+    int queued;       /* waiting for a worker */
+    int running;      /* being worked on */
     int capacity;
     int client_share;
     int clients;                                         /* clients with items queued */
     uint64_t bytes;                                      /* held by queued and running items */
     uint64_t max_bytes;                                  /* 0: no bound */
     uint64_t refused_full, refused_share, refused_bytes; /* -EBUSY answers, by reason */
+    uint64_t expired;                                    /* items that expired queued */
 };
 
 /* Starts the workers. Returns 0 with *out, or -EINVAL / -ENOMEM / a thread error with the

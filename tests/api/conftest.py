@@ -40,9 +40,11 @@ def alive(pids):
 
 class Server:
     def __init__(self, cells=4, extra=(), env=None):
+        """cells=None: serve's default (16 warm cells)."""
         self.cache = tempfile.mkdtemp(prefix="verdict-api-cache-", dir="/var/tmp")
         self.proc = subprocess.Popen(
-            [*VERDICT_CMD, "serve", "--listen", "127.0.0.1:0", "--cells", str(cells),
+            [*VERDICT_CMD, "serve", "--listen", "127.0.0.1:0",
+             *(["--cells", str(cells)] if cells else []),
              "--languages", LANGUAGES, "--cache", self.cache + "/artifacts",
              "--db", self.cache + "/verdict.db", *extra],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -61,10 +63,20 @@ class Server:
         assert m, f"server did not start: {said}"
         self.url = m.group(1)
         self.cells = cell_pids(self.proc.pid)
-        assert len(self.cells) >= cells, f"expected {cells} cells, found {self.cells}"
+        assert len(self.cells) >= (cells or 16), f"expected {cells} cells, found {self.cells}"
 
     def post(self, path, body, **kw):
         return requests.post(self.url + path, json=body, timeout=kw.pop("timeout", 60), **kw)
+
+    def get_json(self, path):
+        r = requests.get(self.url + path, timeout=30)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def get_text(self, path):
+        r = requests.get(self.url + path, timeout=30)
+        assert r.status_code == 200, r.text
+        return r.text
 
     def run_code(self, **body):
         r = self.post("/run_code", body)
@@ -72,6 +84,7 @@ class Server:
         return r.json()
 
     def stop(self):
+        self.cells |= cell_pids(self.proc.pid)  # those started on demand too
         self.proc.send_signal(signal.SIGTERM)
         code = self.proc.wait(timeout=60)
         shutil.rmtree(self.cache, ignore_errors=True)

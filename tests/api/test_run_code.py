@@ -472,3 +472,65 @@ def test_pytest_and_unpackaged_languages(server):
         assert "Debian 12 has no" in langs[name]["reason"], langs[name]
         r = server.post("/run_code", {"code": "1", "language": name})
         assert r.status_code == 422 and "unavailable" in r.text, r.text
+
+
+def test_jvm_dotnet_and_test_languages(server):
+    """SandboxFusion's scala, kotlin_script, csharp, junit and jest, by their names."""
+    r = server.run_code(code='object Hello extends App { println("hi " + readLine()) }',
+                        language="scala", stdin="there\n")
+    assert r["status"] == "Success" and r["run_result"]["stdout"] == "hi there\n", r
+    r = server.run_code(code="class NoObject", language="scala")
+    assert r["status"] == "Failed" and r["run_result"] is None, r
+    assert "Object name not found." in r["compile_result"]["stderr"], r
+    r = server.run_code(code='println(listOf(1, 2, 3).sum())', language="kotlin_script")
+    assert r["status"] == "Success" and r["run_result"]["stdout"] == "6\n", r
+    r = server.run_code(code='check(1 + 1 == 3) { "bad sum" }', language="kotlin_script")
+    assert r["status"] == "Failed" and "bad sum" in r["run_result"]["stderr"], r
+    r = server.run_code(code='using System; class P { static void Main() { '
+                             'Console.WriteLine(Console.ReadLine().ToUpper()); } }',
+                        language="csharp", stdin="mono")
+    assert r["status"] == "Success" and r["run_result"]["stdout"] == "MONO\n", r
+    # MultiPL-E's C# tests are Debug.Asserts: a failing one fails the run, as under .NET.
+    r = server.run_code(code="using System.Diagnostics;\nclass Problem { public static void "
+                             "Main(string[] args) { Debug.Assert(1 + 1 == 3); } }",
+                        language="csharp")
+    assert r["status"] == "Failed" and r["run_result"]["return_code"] == 134, r
+    assert "Assertion failed." in r["run_result"]["stderr"], r
+    # junit: the code may be empty, with the tests in files.
+    test = ("import org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.*;\n"
+            "public class CalcTest { @Test void adds() { assertEquals(%d, Calc.add(2, 2)); } }\n")
+    calc = "public class Calc { static int add(int a, int b) { return a + b; } }\n"
+    r = server.run_code(code="", language="junit",
+                        files={"CalcTest.java": b64(test % 4), "Calc.java": b64(calc)})
+    assert r["status"] == "Success" and "1 tests successful" in r["run_result"]["stdout"], r
+    r = server.run_code(code=calc, language="junit", files={"CalcTest.java": b64(test % 5)})
+    assert r["status"] == "Failed" and r["run_result"]["return_code"] == 1, r
+    # jest: a TypeScript test file; its report comes back through fetch_files.
+    r = server.run_code(code="const add = (a: number, b: number): number => a + b;\n"
+                             "test('adds', () => { expect(add(2, 2)).toBe(4); });\n",
+                        language="jest", fetch_files=["jest-report.json"])
+    assert r["status"] == "Success", r
+    report = json.loads(base64.b64decode(r["files"]["jest-report.json"]))
+    assert report["numPassedTests"] == 1 and report["success"], report
+    # the nodejs template's modules, and a module of its own from files
+    r = server.run_code(code="import _ from 'lodash';\nimport { add } from './calc';\n"
+                             "test('adds', () => { expect(add(_.sum([1, 2]), 1)).toBe(4); });\n",
+                        language="jest",
+                        files={"calc.ts": b64("export const add = (a: number, b: number) => a + b;\n")})
+    assert r["status"] == "Success", r
+    r = server.run_code(code="test('adds', () => { expect(2 + 2).toBe(5); });\n", language="jest")
+    assert r["status"] == "Failed" and r["run_result"]["return_code"] == 1, r
+
+
+def test_python_gpu(server):
+    """SandboxFusion's python_gpu: python compile.py, then python run.py, from files; on a
+    server without a GPU a SandboxError that says so."""
+    files = {"compile.py": b64("open('built.txt', 'w').write('built')\n"),
+             "run.py": b64("print(open('built.txt').read())\n")}
+    langs = {l["name"]: l for l in requests.get(server.url + "/v1/languages").json()}
+    assert langs["python_gpu"]["needs_gpu"]
+    r = server.run_code(code="", language="python_gpu", files=files)
+    if langs["python_gpu"]["runnable"]:
+        assert r["status"] == "Success" and r["run_result"]["stdout"] == "built\n", r
+    else:
+        assert r["status"] == "SandboxError" and "no GPU" in r["message"], r

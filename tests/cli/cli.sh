@@ -144,6 +144,11 @@ for want in ("c", "cpp", "python", "go", "rust", "java", "nodejs", "bash", "cuda
         assert langs[want]["status"] == "ok", langs[want]
     else:  # reported, with the reason
         assert langs[want]["status"] in ("ok", "warn") and langs[want]["detail"], langs[want]
+# SandboxFusion's JVM, .NET, npm and GPU languages: reported, with a version or the reason.
+for want in ("scala", "kotlin_script", "csharp", "junit", "jest", "python_gpu"):
+    assert want in langs and langs[want]["detail"], (want, list(langs))
+if langs["python_gpu"]["status"] == "ok":
+    assert "runs need a GPU" in langs["python_gpu"]["detail"], langs["python_gpu"]
 gpu = doc["gpu"]
 assert isinstance(gpu["count"], (int, float)) and gpu["detail"], gpu
 assert gpu["count"] == len(gpu["devices"]), gpu

@@ -1,7 +1,8 @@
 /*
  * CUDA on a real GPU (label sandbox): a kernel writes 42 on the device and the host reads it
- * back, through a GPU cell. Skipped (77) on a host without a GPU, where test_languages checks
- * that CUDA still compiles and that a run is refused with "no GPU on this server".
+ * back, through a GPU cell; a python_gpu project (compile.py, then run.py) runs there too. Skipped
+ * (77) on a host without a GPU, where test_languages checks that CUDA still compiles and that a run
+ * is refused with "no GPU on this server".
  *
  * usage: test_cuda VERDICT_EXE LANGUAGES_DIR PROGRAMS_DIR
  */
@@ -58,6 +59,39 @@ static void test_kernel(void)
     free(data);
 }
 
+/* SandboxFusion's python_gpu: python compile.py, then python run.py, from the files. */
+static void test_python_gpu(void)
+{
+    const struct lang *l = lang_find(langs, "python_gpu");
+    ASSERT_NOT_NULL(l);
+    if (!l->available) {
+        printf("  python_gpu unavailable: %s\n", l->why);
+        return;
+    }
+    static const char compile[] = "open('built.txt', 'w').write('built')\n";
+    static const char run[] = "print(open('built.txt').read())\n";
+    struct job_file files[3] = {
+        {l->source, 0644, (const uint8_t *)"", 0},
+        {"compile.py", 0644, (const uint8_t *)compile, sizeof(compile) - 1},
+        {"run.py", 0644, (const uint8_t *)run, sizeof(run) - 1},
+    };
+    struct program p;
+    char err[ERR_LEN];
+    ASSERT_INT_EQ(program_build(&env, l, files, 3, NULL, &p, err), 0);
+    ASSERT_TRUE(p.ok);
+    struct job_result res;
+    uint8_t *payload;
+    program_run(&env, &p, NULL, &res, &payload);
+    if (res.status != JOB_OK)
+        fprintf(stderr, "python_gpu: %s %s\n%.*s\n", job_status_name(res.status), res.message,
+                (int)res.err_len, (const char *)res.err);
+    ASSERT_INT_EQ(res.status, JOB_OK);
+    ASSERT_TRUE(res.out_len == 6 && memcmp(res.out, "built\n", 6) == 0);
+    job_result_fini(&res);
+    free(payload);
+    program_free(&env, &p);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -79,6 +113,7 @@ int main(int argc, char **argv)
         return 1;
     }
     lang_probe(langs, "cuda");
+    lang_probe(langs, "python_gpu");
     int cc = g.dev[0].cc_major * 10 + g.dev[0].cc_minor;
     snprintf(env.cuda_arch, sizeof(env.cuda_arch),
              "-gencode=arch=compute_%d,code=[sm_%d,compute_%d]", cc, cc, cc);
@@ -104,6 +139,7 @@ int main(int argc, char **argv)
         return 1;
     }
     TEST_RUN(test_kernel);
+    TEST_RUN(test_python_gpu);
     pool_free(env.pool);
     cache_close(env.cache);
     lang_set_free(langs);

@@ -4,7 +4,9 @@
  * process where the language has no threads; not Lua or sql; verilog's are processes of one
  * simulation); Go and Rust allocating 200 MB under 512 MB; the libraries harnesses need
  * (Boost, Go's testify, Rust crates, Node modules, org.javatuples), Java's assertions on,
- * TypeScript's types stripped unchecked and D's unittest blocks run; the compile cache
+ * TypeScript's types stripped unchecked and D's unittest blocks run; JUnit and Jest test files
+ * passing and failing (JUnit's tests also from a file besides an empty program); python_gpu
+ * refused without a GPU; the compile cache
  * compiling a C++ and a Rust program once for 20 runs; compile bombs stopped within their
  * limits; CUDA compiling without a GPU (its runs need one: test_cuda).
  *
@@ -142,7 +144,17 @@ static const struct case_ cases[] = {
     {"racket", "racket", "rkt", false, true},
     {"sql", "sql", "sql", false, false},
     {"verilog", "verilog", "sv", true, true}, /* threads: processes of one fork...join */
+    {"scala", "scala", "scala", true, true},
+    {"kotlin_script", "kotlin_script", "kts", true, true}, /* compiled to a class: a CE */
+    {"csharp", "csharp", "cs", true, true},
 };
+
+/* The JVM's languages: the heap is sized from the memory limit. */
+static bool on_jvm(const char *lang)
+{
+    return strcmp(lang, "java") == 0 || strcmp(lang, "scala") == 0 ||
+           strcmp(lang, "kotlin_script") == 0;
+}
 
 static void check_language(const struct case_ *c)
 {
@@ -199,7 +211,7 @@ static void check_language(const struct case_ *c)
                     (struct job_limits){.memory_bytes = 256 << 20, .cpu_ms = 10000}, &o));
     /* The JVM sizes its heap from the limit and stops with OutOfMemoryError before the
      * kernel must: that is still the program running out of memory. */
-    bool java_oom = strcmp(c->lang, "java") == 0 && o.res.status == JOB_RE && o.res.err_len > 0 &&
+    bool java_oom = on_jvm(c->lang) && o.res.status == JOB_RE && o.res.err_len > 0 &&
                     memmem(o.res.err, o.res.err_len, "OutOfMemoryError", 16);
     if (o.res.status != JOB_MLE && !java_oom)
         fprintf(stderr, "%s mle: %s %s\n", c->lang, job_status_name(o.res.status), o.res.message);
@@ -311,6 +323,95 @@ static void test_libraries(void)
         ASSERT_INT_EQ(o.res.status, JOB_RE);
         ASSERT_INT_EQ(o.res.exit_code, 1);
         ASSERT_STR_CONTAINS(o.out, "1 failed");
+        done(&o);
+    }
+    if (wanted("scala")) {
+        /* scala <Object>: of the objects the code declares, the one with a main method runs;
+         * code without an object does not compile (SandboxFusion: "Object name not found."). */
+        ASSERT_TRUE(run("scala", "scala", "objects.scala", NULL, (struct job_limits){0}, &o));
+        ASSERT_TRUE(o.prog.ok);
+        ASSERT_INT_EQ(o.res.status, JOB_OK);
+        ASSERT_STR_EQ(o.out, "42 Circle\n");
+        done(&o);
+        ASSERT_TRUE(run("scala", "scala", "noobject.scala", NULL, (struct job_limits){0}, &o));
+        ASSERT_FALSE(o.prog.ok);
+        ASSERT_STR_CONTAINS(o.prog.message, "Object name not found.");
+        done(&o);
+    }
+    if (wanted("csharp")) {
+        /* Debug.Assert is on (DEBUG, as dotnet run's Debug build) and a failing one ends the
+         * program as .NET does, not only logged as Mono's default listener would. */
+        ASSERT_TRUE(run("csharp", "csharp", "assert.cs", NULL, (struct job_limits){0}, &o));
+        ASSERT_TRUE(o.prog.ok);
+        ASSERT_INT_EQ(o.res.status, JOB_RE);
+        ASSERT_INT_EQ(o.res.exit_code, 134);
+        ASSERT_STR_EQ(o.out, "");
+        ASSERT_TRUE(o.res.err_len > 0 &&
+                    memmem(o.res.err, o.res.err_len, "Assertion failed.\none and two", 29));
+        done(&o);
+    }
+    if (wanted("junit")) {
+        /* SandboxFusion's junit: the file is named by its public class, the console launcher
+         * finds the tests; every one passes (OK) or it exits 1 (RE). */
+        ASSERT_TRUE(run("junit", "junit", "pass.java", NULL, (struct job_limits){0}, &o));
+        if (!o.prog.ok)
+            fprintf(stderr, "junit pass.java: %s\n", o.prog.message);
+        ASSERT_INT_EQ(o.res.status, JOB_OK);
+        ASSERT_TRUE(o.res.out_len > 0 &&
+                    memmem(o.res.out, o.res.out_len, "2 tests successful", 18));
+        done(&o);
+        ASSERT_TRUE(run("junit", "junit", "fail.java", NULL, (struct job_limits){0}, &o));
+        ASSERT_INT_EQ(o.res.status, JOB_RE);
+        ASSERT_INT_EQ(o.res.exit_code, 1);
+        ASSERT_STR_CONTAINS(o.out, "two and two");
+        /* the summary comes after the stack trace, past o.out's first KiB */
+        ASSERT_TRUE(o.res.out_len > 0 && memmem(o.res.out, o.res.out_len, "1 tests failed", 14));
+        done(&o);
+        ASSERT_TRUE(run("junit", "junit", "ce.java", NULL, (struct job_limits){0}, &o));
+        ASSERT_FALSE(o.prog.ok);
+        ASSERT_STR_CONTAINS(o.prog.message, "incompatible types");
+        done(&o);
+        /* The code empty, the tests in another file (SandboxFusion's files). */
+        struct source t;
+        const struct lang *l = lang_find(langs, "junit");
+        if (l && load(l, "junit", "pass.java", &t)) {
+            struct job_file files[2] = {{"Main.java", 0644, (const uint8_t *)"", 0},
+                                        {"SolutionTest.java", 0644, t.data, t.file.len}};
+            char err[ERR_LEN] = "";
+            memset(&o, 0, sizeof(o));
+            ASSERT_INT_EQ(program_build(&env, l, files, 2, NULL, &o.prog, err), 0);
+            ASSERT_TRUE(o.prog.ok);
+            struct program_io io = {0};
+            program_run(&env, &o.prog, &io, &o.res, &o.payload);
+            ASSERT_INT_EQ(o.res.status, JOB_OK);
+            ASSERT_TRUE(o.res.out_len > 0 &&
+                        memmem(o.res.out, o.res.out_len, "2 tests successful", 18));
+            done(&o);
+            free(t.data);
+        }
+    }
+    if (wanted("jest")) {
+        /* Jest on a TypeScript test file: types stripped, ES imports work; every test passes
+         * (OK) or jest exits 1 (RE). */
+        ASSERT_TRUE(run("jest", "jest", "pass.test.ts", NULL, (struct job_limits){0}, &o));
+        if (o.res.status != JOB_OK)
+            fprintf(stderr, "jest pass.test.ts: %s %.*s\n", job_status_name(o.res.status),
+                    (int)(o.res.err_len < 600 ? o.res.err_len : 600), o.res.err);
+        ASSERT_INT_EQ(o.res.status, JOB_OK);
+        ASSERT_TRUE(o.res.err_len > 0 && memmem(o.res.err, o.res.err_len, "2 passed", 8));
+        done(&o);
+        ASSERT_TRUE(run("jest", "jest", "fail.test.ts", NULL, (struct job_limits){0}, &o));
+        ASSERT_INT_EQ(o.res.status, JOB_RE);
+        ASSERT_INT_EQ(o.res.exit_code, 1);
+        ASSERT_TRUE(o.res.err_len > 0 && memmem(o.res.err, o.res.err_len, "1 failed", 8));
+        done(&o);
+    }
+    if (wanted("python_gpu")) {
+        /* Its runs need a GPU; here (no GPU cells) one is refused with the reason. */
+        ASSERT_TRUE(run("python_gpu", "python_gpu", "hello.py", NULL, (struct job_limits){0}, &o));
+        ASSERT_TRUE(o.prog.ok);
+        ASSERT_INT_EQ(o.res.status, JOB_SE);
+        ASSERT_STR_CONTAINS(o.res.message, "no GPU on this server");
         done(&o);
     }
     if (wanted("java")) {

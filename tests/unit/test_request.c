@@ -137,6 +137,63 @@ static void test_run_code_shape(void)
     ASSERT_STR_EQ(e.loc[0], "run_timeout");
 }
 
+/* /run_jupyter: the driver's python run, the cells and options its stdin, the driver's own
+ * files fetched, total_timeout as CPU and wall limits, the bounds. */
+static int parse_jupyter(const char *text, struct jupyter_request *j, struct request_error *e)
+{
+    struct json *body = json_parse(text);
+    if (!body)
+        return -999;
+    int rc = request_parse_jupyter(langs, body, j, e);
+    json_free(body);
+    return rc;
+}
+
+static void test_jupyter_shape(void)
+{
+    struct jupyter_request j;
+    struct request_error e;
+    ASSERT_INT_EQ(parse_jupyter("{\"cells\": [\"x = 1\", \"x\"], \"cell_timeout\": 2, "
+                                "\"memory_limit_MB\": 256, \"files\": {\"d\": \"eA==\", \"n\": "
+                                "null}, \"fetch_files\": [\"out\"]}",
+                                &j, &e),
+                  0);
+    struct judge_request *r = j.run;
+    ASSERT_STR_EQ(r->lang->name, "python");
+    ASSERT_TRUE(r->run_only);
+    ASSERT_INT_EQ(j.ncells, 2);
+    ASSERT_TRUE(strncmp(r->code, "# verdict's notebook driver", 27) == 0);
+    ASSERT_INT_EQ(r->limits.cpu_ms, 45000 + JUPYTER_STARTUP_MS);
+    ASSERT_INT_EQ(r->limits.wall_ms, 45000 + JUPYTER_STARTUP_MS);
+    ASSERT_INT_EQ(r->limits.memory_bytes, 256ull << 20);
+    ASSERT_INT_EQ(r->nfiles, 1);
+    ASSERT_INT_EQ(r->nfetch, 4);                 /* out and the driver's three */
+    ASSERT_STR_EQ(r->fetch[0], JUPYTER_RESULTS); /* the driver's files first */
+    ASSERT_STR_EQ(r->fetch[3], "out");
+    struct json *in = json_parse((const char *)r->tests[0].in);
+    ASSERT_INT_EQ(json_len(json_get(in, "cells")), 2);
+    double t;
+    ASSERT_TRUE(json_num(json_get(in, "cell_timeout"), &t) && t == 2);
+    bool stop = false;
+    ASSERT_TRUE(json_bool(json_get(in, "stop_on_error"), &stop) && stop);
+    json_free(in);
+    jupyter_request_fini(&j);
+    static const char *const bad[][2] = {
+        {"{}", "cells"},
+        {"{\"cells\": [\"a\", 1]}", "cells"},
+        {"{\"cells\": [], \"total_timeout\": 0}", "total_timeout"},
+        {"{\"cells\": [], \"cell_timeout\": -0.5}", "cell_timeout"},
+        {"{\"cells\": [], \"memory_limit_MB\": 0}", "memory_limit_MB"},
+        {"{\"cells\": [], \"kernel\": \"ir\"}", "kernel"},
+        {"{\"cells\": [], \"files\": {\".verdict_jupyter/x\": \"eA==\"}}", "files"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        ASSERT_INT_EQ(parse_jupyter(bad[i][0], &j, &e), -EINVAL);
+        ASSERT_TRUE(j.run == NULL);
+        ASSERT_STR_EQ(e.loc[0], bad[i][1]);
+    }
+}
+
 /* A template repeating a placeholder overflowed its buffer (sized for one of each). */
 static void test_join_repeated(void)
 {
@@ -212,6 +269,7 @@ int main(int argc, char **argv)
     TEST_RUN(test_fetch_bound);
     TEST_RUN(test_nul);
     TEST_RUN(test_run_code_shape);
+    TEST_RUN(test_jupyter_shape);
     TEST_RUN(test_join_repeated);
     TEST_RUN(test_grader_fields);
     TEST_RUN(test_verdict_names);

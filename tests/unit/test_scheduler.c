@@ -1,6 +1,6 @@
 /*
- * test_scheduler: fairness between clients, the per-client share, the byte bound, and the
- * GPU class's own workers.
+ * test_scheduler: fairness between clients, the per-client share, the byte bound, the GPU
+ * and WALL classes' own workers, and the expiry of queued items past their deadlines.
  *
  * Each test holds its workers on a gate (the first item waits until the test opens it), so
  * everything submitted meanwhile is queued and the dispatch order is the scheduler's choice.
@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "server/judge/scheduler.h"
@@ -211,6 +212,84 @@ static void test_gpu_without_gpu_workers_and_shutdown(void)
     ASSERT_INT_EQ(sched_new(&bad, &s, err), -EINVAL);
 }
 
+/* WALL items have their workers (many, like the cells the pool may grow to): eight run at
+ * once while the one CPU worker is held. */
+static void test_wall_items_have_their_own_workers(void)
+{
+    reset();
+    struct sched *s;
+    char err[ERR_LEN];
+    struct sched_config c = {.workers = 1, .wall_workers = 8, .capacity = 64};
+    ASSERT_INT_EQ(sched_new(&c, &s, err), 0);
+    struct sched_ticket cpu = {.client = "A"}, wall = {.client = "B", .kind = SCHED_WALL};
+    ASSERT_INT_EQ(sched_submit(s, &cpu, gated, (void *)(intptr_t)100), 0);
+    for (int i = 0; i < 8; i++)
+        ASSERT_INT_EQ(sched_submit(s, &wall, gated, (void *)(intptr_t)i), 0);
+    wait_entered(9);
+    ASSERT_INT_EQ(atomic_load(&entered), 9); /* all at once: none queued behind another */
+    struct sched_stats st;
+    sched_get_stats(s, &st);
+    ASSERT_INT_EQ(st.wall_workers, 8);
+    ASSERT_INT_EQ(st.running, 9);
+    open_gate();
+    sched_free(s);
+}
+
+static atomic_int expired_tag;
+
+static void on_expire(void *arg)
+{
+    atomic_store(&expired_tag, (int)(intptr_t)arg);
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A queued item past its deadline gets expire, not fn, within a tick or so, and leaves the
+ * queue; one without a deadline behind it stays and runs; bytes are given back. */
+static void test_queued_items_expire(void)
+{
+    reset();
+    atomic_store(&expired_tag, 0);
+    struct sched *s;
+    char err[ERR_LEN];
+    struct sched_config c = {.workers = 1, .capacity = 8, .max_bytes = 100};
+    ASSERT_INT_EQ(sched_new(&c, &s, err), 0);
+    struct sched_ticket hold = {.client = "A", .bytes = 10};
+    ASSERT_INT_EQ(sched_submit(s, &hold, gated, (void *)(intptr_t)1), 0);
+    wait_entered(1);
+    double t0 = mono_s();
+    struct sched_ticket late = {
+        .client = "A", .bytes = 50, .deadline = t0 + 0.2, .expire = on_expire};
+    struct sched_ticket patient = {.client = "A", .bytes = 10};
+    ASSERT_INT_EQ(sched_submit(s, &late, gated, (void *)(intptr_t)2), 0);
+    ASSERT_INT_EQ(sched_submit(s, &patient, gated, (void *)(intptr_t)3), 0);
+    for (int i = 0; i < 5000 && atomic_load(&expired_tag) == 0; i++)
+        usleep(1000);
+    double waited = mono_s() - t0;
+    ASSERT_INT_EQ(atomic_load(&expired_tag), 2);
+    ASSERT_TRUE(waited >= 0.2);
+    struct sched_stats st;
+    for (int i = 0; i < 1000; i++) { /* the bytes come back once expire returned */
+        sched_get_stats(s, &st);
+        if (st.bytes == 20)
+            break;
+        usleep(1000);
+    }
+    ASSERT_INT_EQ(st.queued, 1);
+    ASSERT_INT_EQ((long long)st.expired, 1);
+    ASSERT_INT_EQ((long long)st.bytes, 20);
+    open_gate();
+    sched_free(s);
+    ASSERT_INT_EQ(norder, 2); /* the held item and the patient one ran; the late one never */
+    ASSERT_INT_EQ(order[0], 1);
+    ASSERT_INT_EQ(order[1], 3);
+}
+
 int main(void)
 {
     TEST_RUN(test_round_robin_between_clients);
@@ -219,5 +298,7 @@ int main(void)
     TEST_RUN(test_bytes_bound_and_release);
     TEST_RUN(test_gpu_items_have_their_own_workers);
     TEST_RUN(test_gpu_without_gpu_workers_and_shutdown);
+    TEST_RUN(test_wall_items_have_their_own_workers);
+    TEST_RUN(test_queued_items_expire);
     return TEST_EXIT();
 }

@@ -1,0 +1,2 @@
+using System;
+class Program { static void Main() { string l; while ((l = Console.ReadLine()) != null) Console.WriteLine(l); } }

@@ -1,0 +1,2 @@
+using System;
+class Program { static void Main() { Console.WriteLine("hello"); } }

@@ -1,0 +1,1 @@
+class Program { static int Main() { return 3; } }

@@ -1,0 +1,1 @@
+class Program { static volatile int x; static void Main() { for (;;) x++; } }

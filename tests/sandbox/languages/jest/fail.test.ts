@@ -1,0 +1,1 @@
+test('wrong', () => { expect(2 + 2).toBe(5); });

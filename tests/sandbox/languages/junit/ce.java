@@ -1,0 +1,1 @@
+public class Broken { int x = "not an int"; }

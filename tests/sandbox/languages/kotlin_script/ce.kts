@@ -1,0 +1,1 @@
+val x: Int = "not an int"

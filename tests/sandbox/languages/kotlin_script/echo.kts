@@ -1,0 +1,1 @@
+generateSequence(::readLine).forEach { println(it) }

@@ -1,0 +1,1 @@
+kotlin.system.exitProcess(3)

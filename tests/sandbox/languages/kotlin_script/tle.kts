@@ -1,0 +1,2 @@
+var x = 0L
+while (true) { x++; if (x == -1L) break }

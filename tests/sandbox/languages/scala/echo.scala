@@ -1,0 +1,1 @@
+object Echo extends App { scala.io.Source.stdin.getLines().foreach(println) }

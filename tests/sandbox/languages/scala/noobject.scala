@@ -1,0 +1,1 @@
+class NoObject { def f: Int = 1 }
