@@ -477,22 +477,22 @@ static char *rust_module(const char *code)
 static void keep_declarations(char *s)
 {
     static const char *const decl[] = {
-        "object ",  "class ",  "trait ",   "case ",      "sealed ", "abstract ",  "final ",
-        "import ",  "public ", "private ", "protected ", "static ", "interface ", "enum ",
-        "record ",  "@",       "using ",   "namespace ", "struct ", "internal ",  "implicit ",
-        "package ", "//",      "/*",       "*",          "}",       ")"};
+        "object ",    "class ",    "trait ",    "case ",    "sealed ",    "abstract ",
+        "final ",     "import ",   "public ",   "private ", "protected ", "static ",
+        "interface ", "enum ",     "record ",   "@",        "using ",     "namespace ",
+        "struct ",    "internal ", "implicit ", "package "};
     bool keep = true;
     char *w = s;
     for (char *line = s; *line;) {
         char *nl = strchr(line, '\n');
         size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
-        if (!isspace((unsigned char)*line)) {
-            bool d = false;
-            for (size_t i = 0; !d && i < sizeof(decl) / sizeof(decl[0]); i++)
-                d = strncmp(line, decl[i], strlen(decl[i])) == 0;
-            if (*line != '}' && *line != ')' && strncmp(line, "//", 2) != 0 && *line != '*' &&
-                strncmp(line, "/*", 2) != 0)
-                keep = d;
+        /* a column-0 brace, parenthesis or comment belongs to what came before */
+        bool follows = isspace((unsigned char)*line) || strchr("{}()*", *line) ||
+                       strncmp(line, "//", 2) == 0 || strncmp(line, "/*", 2) == 0;
+        if (!follows) {
+            keep = false;
+            for (size_t i = 0; !keep && i < sizeof(decl) / sizeof(decl[0]); i++)
+                keep = strncmp(line, decl[i], strlen(decl[i])) == 0;
         }
         if (keep) {
             memmove(w, line, len);

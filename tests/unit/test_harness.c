@@ -275,6 +275,7 @@ static void test_whole_answers(void)
         "    public static long add(long a) {\n        return a + 1; // }\n    }\n"
         "    public static void main(String[] args) {\n        "
         "System.out.println(add(1));\n    }\n}\nclass Helper {}\nProblem.main(null);\n"
+        "class Demo\n{\n    public static void main(String[] a) {\n    }\n}\n"
         "println(add(\n    2))\n// done\n```\n";
     ASSERT_INT_EQ(harness_build(p, answer, NULL, HARNESS_EXTRACT, &h, err), 0);
     ASSERT_STR_EQ(req_str(&h, "code"),
@@ -282,7 +283,7 @@ static void test_whole_answers(void)
                   "    public static long add(long a) {\n        return a + 1; // }\n    }\n");
     ASSERT_STR_EQ(req_str(&h, "harness"),
                   "\n    public static void main(String[] args) {\n    assert(add(1l) == 2l);\n"
-                  "    }\n\n}\n\n\nclass Helper {}\n");
+                  "    }\n\n}\n\n\nclass Helper {}\nclass Demo\n{\n}\n");
     harness_fini(&h);
     /* a bare method goes inside the prompt's class */
     ASSERT_INT_EQ(harness_build(p,
