@@ -16,6 +16,8 @@ packages=(
     openjdk-17-jdk-headless libjavatuples-java
     # interpreters SandboxFusion offers: php, lua, perl, ruby (about 9 MB of downloads)
     php-cli lua5.4 perl ruby
+    # the test libraries MultiPL-E's Lua and Perl tests load: luaunit and Test::Deep (0.2 MB)
+    lua-unit libtest-deep-perl
     # D: LDC (ldmd2 takes dmd's options) and its shared Phobos, for languages/d.json and d_ut.json
     ldc
     # R, racket, sql and verilog as SandboxFusion names them: Rscript (r-base-core, 26 MB),

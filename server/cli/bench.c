@@ -327,7 +327,18 @@ static void judge_sample(struct bench *b, struct client *c, struct sample *s)
         record(b, s, NULL, NULL, err, 0);
         return;
     }
-    struct outcome o;
+    struct outcome o = {.verdict = VERDICT_SKIP, .test = -1};
+    const char *lname = json_get_str(h.request, "language");
+    const struct lang *l = b->local && lname ? lang_find(b->engine.langs, lname) : NULL;
+    if (b->local && (!l || !l->available)) {
+        /* a language this machine cannot run (no template, or its toolchain missing): neither
+         * a pass nor a failure, as CUDA without a GPU */
+        snprintf(o.reason, sizeof(o.reason), "%s is not available here: %.200s",
+                 lname ? lname : "the language", l ? l->why : "no template");
+        record(b, s, &h, &o, NULL, now_s() - t0);
+        harness_fini(&h);
+        return;
+    }
     int rc = b->local ? judge_local(b, h.request, &o, err) : judge_remote(c, h.request, &o, err);
     record(b, s, &h, rc == 0 ? &o : NULL, err, now_s() - t0);
     harness_fini(&h);

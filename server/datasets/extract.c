@@ -64,6 +64,11 @@ void extract_language(const char *tag, size_t len, char *out, size_t cap)
         {"rust", " rust rs "},
         {"typescript", " typescript ts "},
         {"cuda", " cuda cu "},
+        {"perl", " perl pl "},
+        {"ruby", " ruby rb "},
+        {"racket", " racket rkt "},
+        {"julia", " julia jl "},
+        {"d", " d dlang d_ut "},
     };
     size_t s = 0;
     while (s < len && isspace((unsigned char)tag[s]))

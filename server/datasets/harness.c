@@ -46,6 +46,69 @@ static const char *skip_space(const char *p)
     return p;
 }
 
+/* The keyword before a function's name in the languages that have one (MultiPL-E's
+ * scripting languages), "" for R (`name <- function`) and bash (`name() {`), or NULL. */
+static const char *keyword_of(const char *lang)
+{
+    static const char *const kws[][2] = {{"lua", "function"},
+                                         {"nodejs", "function"},
+                                         {"typescript", "function"},
+                                         {"php", "function"},
+                                         {"julia", "function"},
+                                         {"perl", "sub"},
+                                         {"ruby", "def"},
+                                         {"scala", "def"},
+                                         {"swift", "func"},
+                                         {"racket", "(define ("},
+                                         {"r", ""},
+                                         {"bash", ""}};
+    for (size_t i = 0; i < sizeof(kws) / sizeof(kws[0]); i++)
+        if (strcmp(lang, kws[i][0]) == 0)
+            return kws[i][1];
+    return NULL;
+}
+
+/* Whether the text of p's line before p (from ls), blanks skipped, ends in word. */
+static bool ends_with_word(const char *ls, const char *p, const char *word)
+{
+    while (p > ls && (p[-1] == ' ' || p[-1] == '\t'))
+        p--;
+    size_t n = strlen(word);
+    return (size_t)(p - ls) >= n && strncmp(p - n, word, n) == 0 &&
+           (p - n == ls || !ident(p[-n - 1]) || !ident(word[0]));
+}
+
+/* Whether entry at p (on the line starting at ls, after pointing past its name and blanks)
+ * is the name a definition in lang gives: `function f(`, `local function f(`, `const f = `
+ * (JavaScript, TypeScript), `sub f {`, `def f`, `func f(`, `(define (f`, `f <- function`,
+ * bash's `f() {` or `function f`. */
+static bool keyword_defines(const char *lang, const char *kw, const char *code, const char *ls,
+                            const char *p, const char *after)
+{
+    (void)code;
+    if (strcmp(lang, "r") == 0) {
+        const char *q = after[0] == '<' && after[1] == '-' ? after + 2
+                        : *after == '='                    ? after + 1
+                                                           : NULL;
+        return q && strncmp(skip_space(q), "function", 8) == 0 && skip_space(ls) == p;
+    }
+    if (strcmp(lang, "bash") == 0)
+        return (after[0] == '(' && skip_space(after + 1)[0] == ')' && skip_space(ls) == p) ||
+               ends_with_word(ls, p, "function");
+    if (strcmp(lang, "racket") == 0)
+        return p - ls >= 9 && strncmp(p - 9, "(define (", 9) == 0;
+    if ((strcmp(lang, "nodejs") == 0 || strcmp(lang, "typescript") == 0) && *after == '=' &&
+        after[1] != '=' &&
+        (ends_with_word(ls, p, "const") || ends_with_word(ls, p, "let") ||
+         ends_with_word(ls, p, "var")))
+        return true;
+    if (!ends_with_word(ls, p, kw))
+        return false;
+    if (strcmp(lang, "ruby") == 0 || strcmp(lang, "perl") == 0)
+        return true; /* `def f` and `sub f` take no parentheses */
+    return *after == '(' || *after == '<' || (strcmp(lang, "scala") == 0 && *after == '[');
+}
+
 bool harness_defines(const char *language, const char *code, const char *entry)
 {
     char lang[32];
@@ -57,7 +120,11 @@ bool harness_defines(const char *language, const char *code, const char *entry)
         const char *ls = p; /* the start of p's line */
         while (ls > code && ls[-1] != '\n')
             ls--;
-        if (strcmp(lang, "python") == 0) {
+        const char *key = keyword_of(lang);
+        if (key) {
+            if (keyword_defines(lang, key, code, ls, p, after))
+                return true;
+        } else if (strcmp(lang, "python") == 0) {
             const char *q = skip_space(ls);
             if (q + 4 <= p && strncmp(q, "def ", 4) == 0 && skip_space(q + 4) == p && *after == '(')
                 return true;
@@ -321,25 +388,39 @@ static char *block_end(char *line)
     return line + strlen(line);
 }
 
-/* Extracted code loses the top-level functions the tests bring themselves (SandboxFusion
- * cuts C++ at `int main()`): main for C, C++ and Rust, and Go's Test functions, which would
- * be declared twice. Go's main goes always: a test binary never runs it, and it calls what
- * went (the answer's own Test functions). */
+/* Extracted code loses the functions the tests bring themselves (SandboxFusion cuts C++ at
+ * `int main()`): main for C, C++, Rust and D, and Go's Test functions, which would be declared
+ * twice; D's unittest blocks (the answer's own examples, run with the tests); in Java, C# and Scala
+ * the main method (indented, in a class; `public` or not). Go's main goes always: a test binary
+ * never runs it, and it calls what went (the answer's own Test functions). */
 static void drop_own_functions(const char *lang, const char *after, char *code)
 {
-    static const char *const own[][2] = {{"c", "int main"},
-                                         {"cpp", "int main"},
-                                         {"go", "func main("},
-                                         {"go", "func Test"},
-                                         {"rust", "fn main("}};
+    static const char *const own[][2] = {
+        {"c", "int main"},     {"cpp", "int main"},           {"go", "func main("},
+        {"go", "func Test"},   {"rust", "fn main("},          {"d_ut", "void main("},
+        {"d_ut", "unittest"},  {"java", "static void main("}, {"csharp", "static void Main("},
+        {"scala", "def main("}};
+    bool method =
+        strcmp(lang, "java") == 0 || strcmp(lang, "csharp") == 0 || strcmp(lang, "scala") == 0;
     for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
         bool always = strcmp(own[i][1], "func main(") == 0;
         if (strcmp(lang, own[i][0]) != 0 || (!always && !strstr(after, own[i][1])))
             continue;
         size_t pl = strlen(own[i][1]);
         for (char *p = code; *p;) {
-            if (strncmp(p, own[i][1], pl) == 0) {
-                char *end = block_end(p);
+            char *t = p;
+            if (method) {
+                while (*t == ' ' || *t == '\t')
+                    t++;
+                if (strncmp(t, "public ", 7) == 0)
+                    t += 7;
+            }
+            if (strncmp(t, own[i][1], pl) == 0) {
+                char *nl = strchr(t, '\n'), *brace = strchr(t, '{');
+                /* Scala's `def main(...) = expr` on one line has no block */
+                char *end = strcmp(lang, "scala") == 0 && (!brace || (nl && brace > nl))
+                                ? (nl ? nl + 1 : t + strlen(t))
+                                : block_end(t);
                 memmove(p, end, strlen(end) + 1);
                 continue;
             }
@@ -387,6 +468,138 @@ static char *rust_module(const char *code)
     }
     snprintf(out + o, cap - o, "\n}\npub use verdict_answer::*;\n");
     return out;
+}
+
+/* What follows an unwrapped class, less its top-level statements (`println(...)`,
+ * `Problem.main(...)`: a script's lines, which Scala 2, Java and C# 7 have no place for);
+ * declarations (a column-0 line that starts with one of decl's words, with the lines indented
+ * or closing below it) stay, and comments among them. In place. */
+static void keep_declarations(char *s)
+{
+    static const char *const decl[] = {
+        "object ",    "class ",    "trait ",    "case ",    "sealed ",    "abstract ",
+        "final ",     "import ",   "public ",   "private ", "protected ", "static ",
+        "interface ", "enum ",     "record ",   "@",        "using ",     "namespace ",
+        "struct ",    "internal ", "implicit ", "package "};
+    bool keep = true;
+    char *w = s;
+    for (char *line = s; *line;) {
+        char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+        /* a column-0 brace, parenthesis or comment belongs to what came before */
+        bool follows = isspace((unsigned char)*line) || strchr("{}()*", *line) ||
+                       strncmp(line, "//", 2) == 0 || strncmp(line, "/*", 2) == 0;
+        if (!follows) {
+            keep = false;
+            for (size_t i = 0; !keep && i < sizeof(decl) / sizeof(decl[0]); i++)
+                keep = strncmp(line, decl[i], strlen(decl[i])) == 0;
+        }
+        if (keep) {
+            memmove(w, line, len);
+            w += len;
+        }
+        line += len;
+    }
+    *w = '\0';
+}
+
+/* The '}' that closes the '{' at open (string and character literals and comments skipped),
+ * or NULL. */
+static const char *close_of(const char *open)
+{
+    int depth = 0;
+    for (const char *p = open; *p; p++) {
+        if (*p == '"' || *p == '\'') {
+            char q = *p;
+            for (p++; *p && *p != q && *p != '\n'; p++)
+                p += *p == '\\' && p[1];
+            if (!*p)
+                return NULL;
+        } else if (p[0] == '/' && p[1] == '/') {
+            while (p[1] && p[1] != '\n')
+                p++;
+        } else if (p[0] == '/' && p[1] == '*') {
+            const char *e = strstr(p + 2, "*/");
+            if (!e)
+                return NULL;
+            p = e + 1;
+        } else if (*p == '{') {
+            depth++;
+        } else if (*p == '}' && --depth == 0) {
+            return p;
+        }
+    }
+    return NULL;
+}
+
+/* The start of the first line of s that declares MultiPL-E's class Problem (Java, C#) or
+ * object Problem (Scala), `public` or not, or NULL. */
+static const char *problem_class(const char *s)
+{
+    for (const char *line = s; *line;) {
+        const char *t = line;
+        while (*t == ' ' || *t == '\t')
+            t++;
+        if (strncmp(t, "public ", 7) == 0)
+            t += 7;
+        if ((strncmp(t, "class Problem", 13) == 0 || strncmp(t, "object Problem", 14) == 0) &&
+            !ident(t[*t == 'c' ? 13 : 14]))
+            return line;
+        const char *nl = strchr(line, '\n');
+        line = nl ? nl + 1 : line + strlen(line);
+    }
+    return NULL;
+}
+
+/* A whole Java, C# or Scala answer that brings the class Problem the prompt opens: the
+ * prompt's text before its class header (imports), the answer's text before its class (its
+ * own imports), the prompt's header, then the class's body; what follows the answer's class
+ * goes after the tests (*trailing), its declarations only. NULL (nothing to unwrap) when either has
+ * no such class. */
+static char *unwrap_problem(const char *prefix, const char *code, char **trailing)
+{
+    const char *ph = problem_class(prefix), *ch = problem_class(code);
+    const char *open = ch ? strchr(ch, '{') : NULL, *close = open ? close_of(open) : NULL;
+    *trailing = NULL;
+    if (!ph || !close)
+        return NULL;
+    char *out = NULL;
+    if (asprintf(&out, "%.*s%.*s%s\n%.*s", (int)(ph - prefix), prefix, (int)(ch - code), code, ph,
+                 (int)(close - open - 1), open + 1) < 0)
+        return NULL;
+    *trailing = strdup(close + 1);
+    if (*trailing)
+        keep_declarations(*trailing);
+    return out;
+}
+
+/* A whole answer after a preamble that already opened what the answer opens again: PHP's
+ * `<?php` (and a closing `?>` line, which would turn the tests into text) and Racket's `#lang`
+ * line go. */
+static void drop_reopening(const char *lang, const char *prefix, char *code)
+{
+    bool php = strcmp(lang, "php") == 0 && strstr(prefix, "<?php");
+    bool rkt = strcmp(lang, "racket") == 0 && strstr(prefix, "#lang");
+    if (!php && !rkt)
+        return;
+    for (char *line = code; *line;) {
+        char *t = line;
+        while (*t == ' ' || *t == '\t')
+            t++;
+        char *nl = strchr(line, '\n'), *end = nl ? nl + 1 : line + strlen(line);
+        if (php && strncmp(t, "<?php", 5) == 0) {
+            memmove(line, t + 5, strlen(t + 5) + 1);
+            continue;
+        }
+        const char *r = t;
+        if (php && strncmp(t, "?>", 2) == 0)
+            r = skip_space(t + 2);
+        if ((php && r != t && (*r == '\0' || r >= end)) || (rkt && strncmp(t, "#lang", 5) == 0)) {
+            memmove(line, end, strlen(end) + 1);
+            continue;
+        }
+        line = end;
+    }
 }
 
 bool harness_accepts(const struct json *p, const char *language)
@@ -450,10 +663,23 @@ static void build_harness(const struct json *p, const char *lang, const char *ba
     if (whole && *skip_space(after) == '}')
         after = skip_space(after) + 1;
     char *own = whole && strcmp(base, "rust") == 0 ? rust_module(h->code) : NULL;
-    char *code = NULL;
-    if (asprintf(&code, "%s%s%s", prefix, whole && *prefix ? "\n" : "", own ? own : h->code) < 0)
+    if (whole)
+        drop_reopening(base, prefix, h->code);
+    char *trailing = NULL, *code = NULL, *joined_after = NULL;
+    if (whole &&
+        (strcmp(base, "java") == 0 || strcmp(base, "csharp") == 0 || strcmp(base, "scala") == 0))
+        code = unwrap_problem(prefix, h->code, &trailing);
+    if (!code &&
+        asprintf(&code, "%s%s%s", prefix, whole && *prefix ? "\n" : "", own ? own : h->code) < 0)
         code = NULL;
     free(own);
+    if (trailing && *skip_space(trailing)) {
+        if (asprintf(&joined_after, "%s\n%s", after, trailing) >= 0)
+            after = joined_after;
+        else
+            joined_after = NULL;
+    }
+    free(trailing);
     if (code && strcmp(base, "go") == 0) {
         /* merged with the tests, since those use packages too (testing, assert) */
         char *joined = NULL, *fixed = NULL;
@@ -478,6 +704,7 @@ static void build_harness(const struct json *p, const char *lang, const char *ba
             h->program = NULL;
         free(code);
     }
+    free(joined_after);
 }
 
 int harness_build(const struct json *p, const char *completion, const char *language,

@@ -16,7 +16,7 @@
 #include "server/util/slurp.h"
 
 /* Changed whenever a normaliser changes what it produces, so stored datasets are re-read. */
-#define LOADER_VERSION "verdict-loader-3"
+#define LOADER_VERSION "verdict-loader-4"
 
 static int hash_tree(struct sha256 *h, const char *path, const char *rel, char err[ERR_LEN])
 {
@@ -76,6 +76,36 @@ int loader_default_name(const char *relpath, int dir, char *name, size_t cap)
         {"multipl-e/mbpp-cpp.jsonl", "multiple_mbpp_cpp"},
         {"multipl-e/mbpp-go.jsonl", "multiple_mbpp_go"},
         {"multipl-e/mbpp-rs.jsonl", "multiple_mbpp_rs"},
+        {"multipl-e/humaneval-cs.jsonl", "multiple_cs"},
+        {"multipl-e/humaneval-d.jsonl", "multiple_d"},
+        {"multipl-e/humaneval-java.jsonl", "multiple_java"},
+        {"multipl-e/humaneval-jl.jsonl", "multiple_jl"},
+        {"multipl-e/humaneval-js.jsonl", "multiple_js"},
+        {"multipl-e/humaneval-lua.jsonl", "multiple_lua"},
+        {"multipl-e/humaneval-php.jsonl", "multiple_php"},
+        {"multipl-e/humaneval-pl.jsonl", "multiple_pl"},
+        {"multipl-e/humaneval-r.jsonl", "multiple_r"},
+        {"multipl-e/humaneval-rb.jsonl", "multiple_rb"},
+        {"multipl-e/humaneval-rkt.jsonl", "multiple_rkt"},
+        {"multipl-e/humaneval-scala.jsonl", "multiple_scala"},
+        {"multipl-e/humaneval-sh.jsonl", "multiple_sh"},
+        {"multipl-e/humaneval-swift.jsonl", "multiple_swift"},
+        {"multipl-e/humaneval-ts.jsonl", "multiple_ts"},
+        {"multipl-e/mbpp-cs.jsonl", "multiple_mbpp_cs"},
+        {"multipl-e/mbpp-d.jsonl", "multiple_mbpp_d"},
+        {"multipl-e/mbpp-java.jsonl", "multiple_mbpp_java"},
+        {"multipl-e/mbpp-jl.jsonl", "multiple_mbpp_jl"},
+        {"multipl-e/mbpp-js.jsonl", "multiple_mbpp_js"},
+        {"multipl-e/mbpp-lua.jsonl", "multiple_mbpp_lua"},
+        {"multipl-e/mbpp-php.jsonl", "multiple_mbpp_php"},
+        {"multipl-e/mbpp-pl.jsonl", "multiple_mbpp_pl"},
+        {"multipl-e/mbpp-r.jsonl", "multiple_mbpp_r"},
+        {"multipl-e/mbpp-rb.jsonl", "multiple_mbpp_rb"},
+        {"multipl-e/mbpp-rkt.jsonl", "multiple_mbpp_rkt"},
+        {"multipl-e/mbpp-scala.jsonl", "multiple_mbpp_scala"},
+        {"multipl-e/mbpp-sh.jsonl", "multiple_mbpp_sh"},
+        {"multipl-e/mbpp-swift.jsonl", "multiple_mbpp_swift"},
+        {"multipl-e/mbpp-ts.jsonl", "multiple_mbpp_ts"},
         {"stdio/sandboxfusion_code_contests.jsonl", "code_contests"},
     };
     for (size_t i = 0; !dir && i < sizeof(known) / sizeof(known[0]); i++)

@@ -27,6 +27,28 @@ static void test_defines(void)
     ASSERT_TRUE(harness_defines("rust", "fn add(a: i32) -> i32 {\n    a\n}\n", "add"));
     ASSERT_FALSE(harness_defines("rust", "    add(a - 1)\n}\n", "add"));
     ASSERT_FALSE(harness_defines("python", "def add(a):\n", ""));
+    /* MultiPL-E's other languages */
+    ASSERT_TRUE(harness_defines("lua", "local function add(a)\n  return a\nend\n", "add"));
+    ASSERT_FALSE(harness_defines("lua", "  return add(a - 1)\nend\n", "add"));
+    ASSERT_TRUE(harness_defines("nodejs", "function add(a){\n}\n", "add"));
+    ASSERT_TRUE(harness_defines("nodejs", "const add = (a) => a;\n", "add"));
+    ASSERT_FALSE(harness_defines("nodejs", "  if (add == 1) {}\n", "add"));
+    ASSERT_TRUE(harness_defines("typescript", "function add<T>(a: T): T {\n", "add"));
+    ASSERT_TRUE(harness_defines("php", "<?php\nfunction add($a) {\n}\n", "add"));
+    ASSERT_TRUE(harness_defines("perl", "sub add {\n    my ($a) = @_;\n}\n", "add"));
+    ASSERT_FALSE(harness_defines("perl", "    return add($a);\n}\n", "add"));
+    ASSERT_TRUE(harness_defines("r", "add <- function(a) {\n  a\n}\n", "add"));
+    ASSERT_FALSE(harness_defines("r", "  x <- add(a)\n}\n", "add"));
+    ASSERT_TRUE(harness_defines("ruby", "def add(a)\n  a\nend\n", "add"));
+    ASSERT_TRUE(harness_defines("ruby", "def add\n  1\nend\n", "add"));
+    ASSERT_TRUE(harness_defines("racket", "#lang racket\n(define (add a)\n  a)\n", "add"));
+    ASSERT_FALSE(harness_defines("racket", "  (add (- a 1)))\n", "add"));
+    ASSERT_TRUE(harness_defines("bash", "add() {\n    echo $1\n}\n", "add"));
+    ASSERT_FALSE(harness_defines("bash", "    add \"$@\"\n}\n", "add"));
+    ASSERT_TRUE(harness_defines("scala", "    def add(a : Long) : Long = {\n", "add"));
+    ASSERT_TRUE(harness_defines("swift", "func add(a: Int) -> Int {\n", "add"));
+    ASSERT_TRUE(harness_defines("java", "    public static long add(long a) {\n", "add"));
+    ASSERT_TRUE(harness_defines("d_ut", "long add(long a)\n{\n    return a;\n}\n", "add"));
 }
 
 static void test_go_imports(void)
@@ -236,6 +258,77 @@ static void test_own_functions_dropped(void)
     json_free(p);
 }
 
+/* MultiPL-E's class-based languages, PHP, Racket and D: what a whole chat answer brings
+ * again is dropped (its class wrapper, main, `<?php`, `#lang`, unittest blocks). */
+static void test_whole_answers(void)
+{
+    struct json *p =
+        problem("java", "add",
+                "import java.util.*;\nclass Problem {\n    public static long add(long a) {\n",
+                "import java.util.*;\nclass Problem {\n",
+                "    }\n    public static void main(String[] args) {\n    assert(add(1l) == 2l);\n "
+                "   }\n\n}\n");
+    struct harness h;
+    char err[ERR_LEN];
+    const char *answer =
+        "```java\nimport java.math.*;\n\npublic class Problem {\n"
+        "    public static long add(long a) {\n        return a + 1; // }\n    }\n"
+        "    public static void main(String[] args) {\n        "
+        "System.out.println(add(1));\n    }\n}\nclass Helper {}\nProblem.main(null);\n"
+        "class Demo\n{\n    public static void main(String[] a) {\n    }\n}\n"
+        "println(add(\n    2))\n// done\n```\n";
+    ASSERT_INT_EQ(harness_build(p, answer, NULL, HARNESS_EXTRACT, &h, err), 0);
+    ASSERT_STR_EQ(req_str(&h, "code"),
+                  "import java.util.*;\nimport java.math.*;\n\nclass Problem {\n\n\n"
+                  "    public static long add(long a) {\n        return a + 1; // }\n    }\n");
+    ASSERT_STR_EQ(req_str(&h, "harness"),
+                  "\n    public static void main(String[] args) {\n    assert(add(1l) == 2l);\n"
+                  "    }\n\n}\n\n\nclass Helper {}\nclass Demo\n{\n}\n");
+    harness_fini(&h);
+    /* a bare method goes inside the prompt's class */
+    ASSERT_INT_EQ(harness_build(p,
+                                "```java\npublic static long add(long a) {\n    return a;\n}\n```",
+                                NULL, HARNESS_EXTRACT, &h, err),
+                  0);
+    ASSERT_STR_EQ(req_str(&h, "code"), "import java.util.*;\nclass Problem {\n\npublic static "
+                                       "long add(long a) {\n    return a;\n}");
+    harness_fini(&h);
+    json_free(p);
+
+    p = problem("php", "add", "<?php\n// add one\nfunction add($a) {\n", "<?php\n// add one\n",
+                "function candidate(...$args) {\n    return add(...$args);\n}\n");
+    ASSERT_INT_EQ(harness_build(p,
+                                "```php\n<?php\nfunction add($a) {\n    return $a + 1;\n}\n?>\n```",
+                                NULL, HARNESS_EXTRACT, &h, err),
+                  0);
+    ASSERT_STR_EQ(req_str(&h, "code"),
+                  "<?php\n// add one\n\n\nfunction add($a) {\n    return $a + 1;\n}\n");
+    harness_fini(&h);
+    json_free(p);
+
+    p = problem("racket", "add", "#lang racket\n\n(define (add a)\n", "#lang racket\n\n",
+                "(require rackunit)\n");
+    ASSERT_INT_EQ(harness_build(p, "```racket\n#lang racket\n(define (add a)\n  (+ a 1))\n```",
+                                NULL, HARNESS_EXTRACT, &h, err),
+                  0);
+    ASSERT_STR_EQ(req_str(&h, "code"), "#lang racket\n\n\n(define (add a)\n  (+ a 1))");
+    harness_fini(&h);
+    json_free(p);
+
+    p = problem("d_ut", "add", "import std.math;\nlong add(long a) ", "import std.math;\n",
+                "unittest\n{\n    assert(add(1) == 2);\n}\nvoid main(){}");
+    ASSERT_INT_EQ(
+        harness_build(p,
+                      "```d\nlong add(long a) {\n    return a + 1;\n}\nunittest {\n"
+                      "    assert(add(2) == 4);\n}\nvoid main() {\n    writeln(1);\n}\n```",
+                      NULL, HARNESS_EXTRACT, &h, err),
+        0);
+    ASSERT_STR_EQ(req_str(&h, "code"),
+                  "import std.math;\n\nlong add(long a) {\n    return a + 1;\n}\n");
+    harness_fini(&h);
+    json_free(p);
+}
+
 static void test_stdio(void)
 {
     struct json *p = json_object();
@@ -268,6 +361,7 @@ int main(void)
     TEST_RUN(test_stop_line);
     TEST_RUN(test_go_program);
     TEST_RUN(test_own_functions_dropped);
+    TEST_RUN(test_whole_answers);
     TEST_RUN(test_stdio);
     return TEST_EXIT();
 }

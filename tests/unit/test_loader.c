@@ -159,6 +159,33 @@ static void test_other_formats(void)
     ASSERT_INT_EQ(json_len(json_get(json_at(ps, 0), "stop")), 1);
     json_free(ps);
 
+    /* MultiPL-E's other languages: the template each runs in, and the entry point from the
+     * language's own way of defining a function (R, Racket, Perl, D's Tuple! return types). */
+    write_file(
+        "mpl2.jsonl",
+        "{\"name\": \"HumanEval_1_f\", \"language\": \"r\", \"prompt\": \"# f(1)\\nf <- "
+        "function(a) {\", \"tests\": \"x\", \"stop_tokens\": []}\n"
+        "{\"name\": \"HumanEval_2_g\", \"language\": \"rkt\", \"prompt\": \"#lang racket\\n;; "
+        "(g 1)\\n(define (g a)\\n\", \"tests\": \"x\", \"stop_tokens\": []}\n"
+        "{\"name\": \"HumanEval_3_h\", \"language\": \"pl\", \"prompt\": \"# h\\nsub h {\\n\", "
+        "\"tests\": \"x\", \"stop_tokens\": []}\n"
+        "{\"name\": \"mbpp_4_k_l\", \"language\": \"d\", \"prompt\": \"import std.typecons;\\n"
+        "Tuple!(long, long) k_l(long a) \", \"tests\": \"x\", \"stop_tokens\": []}\n"
+        "{\"name\": \"HumanEval_5_m\", \"language\": \"jl\", \"prompt\": \"function m(a)\\n\", "
+        "\"tests\": \"x\", \"stop_tokens\": []}\n");
+    ASSERT_INT_EQ(loader_read(path_of("mpl2.jsonl"), NULL, &ps, fmt, sizeof(fmt), err), 5);
+    static const char *const want[][3] = {{"r", "f", "# f(1)\n"},
+                                          {"racket", "g", "#lang racket\n;; (g 1)\n"},
+                                          {"perl", "h", "# h\n"},
+                                          {"d_ut", "k_l", "import std.typecons;\n"},
+                                          {"julia", "m", ""}};
+    for (int i = 0; i < 5; i++) {
+        ASSERT_STR_EQ(str(json_at(ps, i), "language"), want[i][0]);
+        ASSERT_STR_EQ(str(json_at(ps, i), "entry_point"), want[i][1]);
+        ASSERT_STR_EQ(str(json_at(ps, i), "preamble"), want[i][2]);
+    }
+    json_free(ps);
+
     /* SandboxFusion's CodeContests rows: stdin/stdout tests; an asset bundle is refused. */
     write_file(
         "cc.jsonl",
@@ -220,6 +247,8 @@ static void test_default_names(void)
     ASSERT_STR_EQ(n, "mceval_c");
     ASSERT_INT_EQ(loader_default_name("multipl-e/humaneval-rs.jsonl", 0, n, sizeof(n)), 0);
     ASSERT_STR_EQ(n, "multiple_rs");
+    ASSERT_INT_EQ(loader_default_name("multipl-e/mbpp-rkt.jsonl", 0, n, sizeof(n)), 0);
+    ASSERT_STR_EQ(n, "multiple_mbpp_rkt");
     ASSERT_INT_EQ(loader_default_name("stdio", 1, n, sizeof(n)), 0);
     ASSERT_STR_EQ(n, "verdict_stdio");
     ASSERT_INT_EQ(loader_default_name("notes/README.md", 0, n, sizeof(n)), -ENOENT);
