@@ -587,21 +587,17 @@ static void decide(const struct run *r, const struct cg_stats *st, const struct 
         res->status = JOB_RE;
         snprintf(res->message, sizeof(res->message), "exec %s: %s", r->job->argv[0],
                  strerror(cr->error));
-    } else if (r->limit == JOB_SE && r->lim.starved_tle) {
-        res->status = JOB_TLE;
-        res->tle_clock = JOB_CLOCK_WALL;
+    } else if (r->limit == JOB_SE) { /* at the backstop: SE, or a wall-clock contract's TLE */
+        bool tle = r->lim.starved_tle;
+        res->status = tle ? JOB_TLE : JOB_SE;
+        res->tle_clock = tle ? JOB_CLOCK_WALL : JOB_CLOCK_NONE;
         snprintf(res->message, sizeof(res->message),
-                 "wall time limit exceeded: %lld ms of wall time, %lld ms of it waiting for a "
-                 "CPU, forgiven up to the backstop of %lld ms (wall limit %lld ms)",
+                 "%s: %lld ms of wall time, %lld ms of it waiting for a CPU, %s the backstop of "
+                 "%lld ms (wall limit %lld ms)",
+                 tle ? "wall time limit exceeded" : "starved by load",
                  (r->end_ns - r->t0_ns) / 1000000, r->waited_ns / 1000000,
-                 (long long)r->lim.backstop_ms, (long long)r->lim.wall_ms);
-    } else if (r->limit == JOB_SE) {
-        res->status = JOB_SE;
-        snprintf(res->message, sizeof(res->message),
-                 "starved by load: %lld ms of wall time, %lld ms of it waiting for a CPU, "
-                 "stopped at the backstop of %lld ms (wall limit %lld ms)",
-                 (r->end_ns - r->t0_ns) / 1000000, r->waited_ns / 1000000,
-                 (long long)r->lim.backstop_ms, (long long)r->lim.wall_ms);
+                 tle ? "forgiven up to" : "stopped at", (long long)r->lim.backstop_ms,
+                 (long long)r->lim.wall_ms);
     } else if (clock != JOB_CLOCK_NONE) {
         res->status = JOB_TLE;
         res->tle_clock = clock;

@@ -74,6 +74,13 @@ void api_reply_error(struct api *a, struct http_exchange *x, const struct reques
     api_reply_json(a, x, 422, d);
 }
 
+double api_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int api_queue(struct api *a, struct http_exchange *x, enum sched_class kind, unsigned share,
               double deadline, sched_fn fn, sched_fn expire, void *arg)
 {

@@ -41,6 +41,8 @@ void api_reply_error(struct api *a, struct http_exchange *x, const struct reques
  * 0. Never blocks. */
 int api_queue(struct api *a, struct http_exchange *x, enum sched_class kind, unsigned share,
               double deadline, sched_fn fn, sched_fn expire, void *arg);
+/* CLOCK_MONOTONIC in seconds: the scheduler's deadlines and the queue-time histogram. */
+double api_now_s(void);
 /* 503 with Retry-After for a scheduler refusal (-EBUSY: queue full; else shutting down). */
 void api_reply_busy(struct api *a, struct http_exchange *x, int rc);
 

@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "server/http/render.h"
 #include "server/http/request.h"
@@ -33,13 +32,6 @@
 
 #define MAX_BATCH         4096 /* items in one /v1/judge/batch request */
 #define API_LATE_MARGIN_S 1.0  /* a /run_code answer's slack before its client's timeout */
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* ---- /run_code and /v1/judge ------------------------------------------------------------ */
 
@@ -66,7 +58,7 @@ static void judged_late(struct judged *w)
 static void judged_expire(void *arg)
 {
     struct judged *w = arg;
-    metrics_observe(w->api->metrics, HIST_QUEUE, now_s() - w->queued_at);
+    metrics_observe(w->api->metrics, HIST_QUEUE, api_now_s() - w->queued_at);
     judged_late(w);
 }
 
@@ -74,7 +66,7 @@ static void judged_work(void *arg)
 {
     struct judged *w = arg;
     struct api *a = w->api;
-    double started = now_s();
+    double started = api_now_s();
     metrics_observe(a->metrics, HIST_QUEUE, started - w->queued_at);
     if (w->start_by && started > w->start_by) /* taken between two expiry ticks */
         return judged_late(w);
@@ -107,7 +99,7 @@ static void judge_route(struct api *a, struct http_exchange *x, enum request_sha
         api_reply_detail(a, x, 500, "out of memory");
         return;
     }
-    *w = (struct judged){a, x, req, now_s(), 0};
+    *w = (struct judged){a, x, req, api_now_s(), 0};
     enum sched_class kind = req->lang->needs_gpu ? SCHED_GPU : SCHED_CPU;
     if (shape == REQUEST_RUN_CODE) {
         /* veRL waits compile_timeout + run_timeout + 10 s and retries on 504: a request

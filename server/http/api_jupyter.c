@@ -12,17 +12,9 @@
 #include "server/http/api_impl.h"
 
 #include <stdlib.h>
-#include <time.h>
 
 #include "server/http/render.h"
 #include "server/http/request.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 struct notebook_job {
     struct api *api;
@@ -36,7 +28,7 @@ struct notebook_job {
 /* Still queued at start_by: 504, not run (the scheduler's timer, or a worker just after). */
 static void notebook_late(struct notebook_job *w)
 {
-    metrics_observe(w->api->metrics, HIST_QUEUE, now_s() - w->queued_at);
+    metrics_observe(w->api->metrics, HIST_QUEUE, api_now_s() - w->queued_at);
     api_reply_detail(w->api, w->x, 504,
                      "the request waited in the queue too long to be answered before its "
                      "client's timeout (total_timeout + 10 s); retry");
@@ -53,7 +45,7 @@ static void notebook_work(void *arg)
 {
     struct notebook_job *w = arg;
     struct api *a = w->api;
-    double started = now_s();
+    double started = api_now_s();
     if (started > w->start_by)
         return notebook_late(w);
     metrics_observe(a->metrics, HIST_QUEUE, started - w->queued_at);
@@ -92,7 +84,7 @@ void api_run_jupyter(struct api *a, struct http_exchange *x)
     }
     w->api = a;
     w->x = x;
-    w->queued_at = now_s();
+    w->queued_at = api_now_s();
     w->start_by =
         w->queued_at + 10.0 -
         (double)(w->req.run->limits.backstop_ms - (int64_t)(w->req.total_timeout_s * 1000)) /
