@@ -161,6 +161,8 @@ char *metrics_render(struct metrics *m, const struct metrics_gauges *g)
                "# TYPE verdict_cells_max gauge\nverdict_cells_max %d\n"
                "# TYPE verdict_cells_grown_total counter\nverdict_cells_grown_total %u\n"
                "# TYPE verdict_cells_shrunk_total counter\nverdict_cells_shrunk_total %u\n"
+               "# TYPE verdict_cell_start_failures_total counter\n"
+               "verdict_cell_start_failures_total %u\n"
                "# TYPE verdict_queue_expired_total counter\nverdict_queue_expired_total %llu\n"
                "# TYPE verdict_compile_cache_hits_total counter\n"
                "verdict_compile_cache_hits_total %llu\n"
@@ -169,8 +171,8 @@ char *metrics_render(struct metrics *m, const struct metrics_gauges *g)
                "# TYPE verdict_compile_cache_entries gauge\nverdict_compile_cache_entries %llu\n"
                "# TYPE verdict_compile_cache_bytes gauge\nverdict_compile_cache_bytes %llu\n",
                g->queued, g->running, g->cells, g->gpu_cells, g->cells_replaced, g->cells_started,
-               g->cells_max, g->cells_grown, g->cells_shrunk, g->expired, g->cache_hits,
-               g->cache_misses, g->cache_entries, g->cache_bytes);
+               g->cells_max, g->cells_grown, g->cells_shrunk, g->cells_not_started, g->expired,
+               g->cache_hits, g->cache_misses, g->cache_entries, g->cache_bytes);
     for (int h = 0; h < HIST_COUNT; h++) {
         struct hist *x = &m->hists[h];
         const char *n = hist_names[h];

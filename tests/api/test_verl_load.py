@@ -147,6 +147,7 @@ def test_cells_grow_on_demand_and_shrink_when_idle():
         assert len(cell_pids(s.proc.pid)) == 2  # the processes are gone, not just counted
         m = s.get_text("/metrics")
         assert "verdict_cells_grown_total 6" in m and "verdict_cells_shrunk_total 6" in m, m
+        assert "verdict_cell_start_failures_total 0" in m and h["cell_start_failures"] == 0
         # And again: cells start again on the next burst.
         answers = post_all(s, [dict(body(sleeper), run_timeout=8) for _ in range(4)])
         assert all(st == 200 for st, _, _ in answers)
