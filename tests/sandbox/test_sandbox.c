@@ -298,21 +298,30 @@ static void test_cpu_limit(void)
 static void test_wall_limit(void)
 {
     /* What starting the shell and sleep costs on this machine (an emulated guest's exec is
-     * many times a native one): the sleeping job may cost that, and little more. */
+     * many times a native one): the sleeping job may cost that, and little more. On an
+     * emulated guest the time its host takes from the virtual CPU is charged to whatever was
+     * running, so a try whose CPU time is off by that is measured again (at most three
+     * times); a job charged for its sleep fails every try. */
     struct outcome o;
-    sh("sleep 0", (struct job_limits){.cpu_ms = 10000}, &o);
-    ASSERT_INT_EQ(o.res.status, JOB_OK);
-    int64_t start_ms = o.res.cpu_ms;
-    done(&o);
-    sh("sleep 10", (struct job_limits){.cpu_ms = 1000, .wall_ms = 400}, &o);
+    bool cheap = false;
+    for (int tries = 1;; tries++) {
+        sh("sleep 0", (struct job_limits){.cpu_ms = 10000}, &o);
+        ASSERT_INT_EQ(o.res.status, JOB_OK);
+        int64_t start_ms = o.res.cpu_ms;
+        done(&o);
+        sh("sleep 10", (struct job_limits){.cpu_ms = 1000, .wall_ms = 400}, &o);
+        cheap = o.res.cpu_ms < start_ms + 50;
+        if (cheap || tries == 3)
+            break;
+        fprintf(stderr, "try %d: slept for %lld ms of CPU; starting costs %lld\n", tries,
+                (long long)o.res.cpu_ms, (long long)start_ms);
+        done(&o);
+    }
     ASSERT_INT_EQ(o.res.status, JOB_TLE);
     ASSERT_INT_EQ(o.res.tle_clock, JOB_CLOCK_WALL);
     ASSERT_TRUE(o.res.wall_ms >= 400);
     ASSERT_TRUE(o.res.wall_ms < 400 + 500);
-    if (o.res.cpu_ms >= start_ms + 50)
-        fprintf(stderr, "slept for %lld ms of CPU; starting costs %lld\n", (long long)o.res.cpu_ms,
-                (long long)start_ms);
-    ASSERT_TRUE(o.res.cpu_ms < start_ms + 50);
+    ASSERT_TRUE(cheap);
     ASSERT_STR_EQ(o.res.message, "wall time limit exceeded");
     /* counted where the host has a PMU, else not at all (never a made-up 0) */
     ASSERT_TRUE(o.res.instructions == -1 || o.res.instructions > 0);
