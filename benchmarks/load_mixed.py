@@ -5,6 +5,8 @@ back and the server's resident memory and open descriptors before and after; it 
 nothing (a benchmark), but exits 1 if any request went unanswered.
 
 usage: load_mixed.py URL SERVER_PID [N=10000] [C=32]
+
+benchmarks/store_overhead.py imports run() to compare servers with the store on and off.
 """
 import concurrent.futures
 import os
@@ -14,10 +16,7 @@ import time
 
 import requests
 
-URL, PID = sys.argv[1], int(sys.argv[2])
-N = int(sys.argv[3]) if len(sys.argv) > 3 else 10000
-C = int(sys.argv[4]) if len(sys.argv) > 4 else 32
-DEADLINE = time.monotonic() + 900  # never more than 15 minutes
+DEADLINE_S = 900  # never more than 15 minutes
 
 PROGRAMS = [
     ("python", "print(sum(map(int, input().split())))", "1 2"),
@@ -39,8 +38,9 @@ HOSTILE = [
 ]
 
 
-def request(i):
-    if time.monotonic() > DEADLINE:
+def request(url, i, deadline):
+    """The i-th request of the mix (the same for the same i); its status or error name."""
+    if time.monotonic() > deadline:
         return "skipped"
     r = random.Random(i)
     kind = r.random()
@@ -54,31 +54,40 @@ def request(i):
         else:
             bad = [b"{not json", b'{"code": 5}', b'{"code": "x", "language": "cobol"}',
                    b'{"code": "x", "run_timeout": -1}', b"[]"]
-            res = requests.post(URL + "/run_code", data=bad[i % len(bad)], timeout=60)
+            res = requests.post(url + "/run_code", data=bad[i % len(bad)], timeout=60)
             return res.status_code
-        res = requests.post(URL + "/run_code", json=body, timeout=60)
+        res = requests.post(url + "/run_code", json=body, timeout=60)
         return res.status_code
     except requests.RequestException as e:
         return type(e).__name__
 
 
-def rss_fds():
-    with open(f"/proc/{PID}/status") as f:
+def rss_fds(pid):
+    with open(f"/proc/{pid}/status") as f:
         rss = next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
-    return rss, len(os.listdir(f"/proc/{PID}/fd"))
+    return rss, len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def run(url, first, n, c, deadline=None):
+    """Requests first..first+n-1 of the mix from c clients: ({status: count}, seconds)."""
+    deadline = deadline or time.monotonic() + DEADLINE_S
+    start = time.monotonic()
+    counts = {}
+    with concurrent.futures.ThreadPoolExecutor(c) as ex:
+        for status in ex.map(lambda i: request(url, i, deadline), range(first, first + n)):
+            counts[status] = counts.get(status, 0) + 1
+    return counts, time.monotonic() - start
 
 
 def main():
-    rss0, fds0 = rss_fds()
-    start = time.monotonic()
-    counts = {}
-    with concurrent.futures.ThreadPoolExecutor(C) as ex:
-        for status in ex.map(request, range(N)):
-            counts[status] = counts.get(status, 0) + 1
-    elapsed = time.monotonic() - start
+    url, pid = sys.argv[1], int(sys.argv[2])
+    n = int(sys.argv[3]) if len(sys.argv) > 3 else 10000
+    c = int(sys.argv[4]) if len(sys.argv) > 4 else 32
+    rss0, fds0 = rss_fds(pid)
+    counts, elapsed = run(url, 0, n, c)
     time.sleep(1)
-    rss1, fds1 = rss_fds()
-    print(f"{N} requests from {C} clients in {elapsed:.1f} s ({N / elapsed:.0f}/s)")
+    rss1, fds1 = rss_fds(pid)
+    print(f"{n} requests from {c} clients in {elapsed:.1f} s ({n / elapsed:.0f}/s)")
     print("answers:", dict(sorted(counts.items(), key=str)))
     print(f"server RSS {rss0} KiB -> {rss1} KiB, open fds {fds0} -> {fds1}")
     unanswered = sum(v for k, v in counts.items() if not isinstance(k, int))
