@@ -47,6 +47,7 @@
 #define READER_QUEUE   256         /* queries waiting for the reader */
 #define CLOSE_BUDGET   5000        /* ms store_close spends writing what is queued */
 #define AGE_CHECK_MS   60000       /* an idle writer looks for aged-out rows this often */
+#define AGE_STEP_MS    1000        /* a busy one, at most this often */
 #define BACKOFF_MIN_MS 50
 #define BACKOFF_MAX_MS 2000
 #define FLUSH_TRIES    3
@@ -84,7 +85,11 @@ struct store {
     pthread_mutex_t wlock; /* the writer's connection (and the reader's, in memory) */
     struct sql_writer w;
     int64_t reopen_at; /* ms, monotonic: when a closed writer connection may reopen */
-    int64_t rows;      /* submissions kept, for retention by rows */
+    int reopen_rc;     /* and why the last reopening failed */
+    char reopen_err[ERR_LEN];
+    int64_t rows;     /* submissions kept, for retention by rows */
+    int64_t age_next; /* ms, monotonic: the next look for aged-out rows (writer only) */
+    bool age_dirty;   /* written since that look (writer only) */
 
     pthread_mutex_t rlock;
     pthread_cond_t rwake;
@@ -438,15 +443,25 @@ static int writer_ready(struct store *s, char err[ERR_LEN])
     if (s->w.db)
         return 0;
     if (mono_ms() < s->reopen_at)
-        return err_set(err, -EIO, "the database could not be reopened; trying again soon");
+        return err_set(err, s->reopen_rc, "%s (trying again soon)", s->reopen_err);
+    int64_t next_sub, next_run;
     int rc = sql_writer_open(&s->w, s->path, err);
     if (rc == 0)
         rc = db_exec(s->w.db, "PRAGMA busy_timeout = 1000", err);
+    if (rc == 0) /* the file may be another one now (a corrupt one moved away) */
+        rc = sql_seed(s->w.db, &next_sub, &next_run, &s->rows, err);
     if (rc < 0) {
         sql_writer_close(&s->w);
         s->reopen_at = mono_ms() + BACKOFF_MAX_MS;
+        s->reopen_rc = rc;
+        snprintf(s->reopen_err, sizeof(s->reopen_err), "reopen: %s", err);
+        return rc;
     }
-    return rc;
+    pthread_mutex_lock(&s->lock); /* lock order: wlock, then lock */
+    s->next_sub = next_sub > s->next_sub ? next_sub : s->next_sub;
+    s->next_run = next_run > s->next_run ? next_run : s->next_run;
+    pthread_mutex_unlock(&s->lock);
+    return 0;
 }
 
 /* A fault: with -EIO, the file connection closed, to be reopened. wlock held. */
@@ -461,8 +476,12 @@ static void writer_fault(struct store *s, int rc)
 static void retain_step(struct store *s)
 {
     int64_t cap = s->retain_rows, cutoff = 0, deleted = 0;
-    if (s->retain_days > 0)
+    if (s->retain_days > 0 && mono_ms() >= s->age_next) { /* by age: once a second at most */
         cutoff = wall_ms() - s->retain_days * 86400000LL;
+        s->age_next = mono_ms() + AGE_STEP_MS;
+    }
+    if (cutoff == 0 && (cap < 0 || s->rows <= cap))
+        return; /* nothing to do: no transaction */
     bool more = false;
     char err[ERR_LEN];
     pthread_mutex_lock(&s->wlock);
@@ -477,6 +496,8 @@ static void retain_step(struct store *s)
         note_fault(s, rc, err, "retention");
     s->st.deleted += (uint64_t)deleted;
     s->retain_more = rc == 0 && more;
+    if (s->retain_more)
+        s->age_next = 0; /* more old rows: the next step looks again at once */
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -502,7 +523,7 @@ static void write_batch(struct store *s, struct rec *batch, size_t n)
         if (rc < 0)
             writer_fault(s, rc);
         else
-            s->rows += subs;
+            s->rows += subs, s->age_dirty = true;
         pthread_mutex_unlock(&s->wlock);
         pthread_mutex_lock(&s->lock);
         if (rc == 0) {
@@ -547,16 +568,21 @@ static void *writer_main(void *arg)
             break;
         }
         if (!s->head) {
-            if (!s->retain_more && mono_ms() >= age_check) {
+            /* by age: a minute after the last look, or a second after the last write */
+            bool dirty = s->age_dirty && s->retain_days > 0;
+            int64_t now = mono_ms(),
+                    look = dirty && s->age_next < age_check ? s->age_next : age_check;
+            if (!s->retain_more && now >= look) {
                 s->retain_more = true;
-                age_check = mono_ms() + AGE_CHECK_MS;
+                s->age_dirty = false;
+                age_check = now + AGE_CHECK_MS;
             }
             if (s->retain_more) {
                 pthread_mutex_unlock(&s->lock);
                 retain_step(s);
                 pthread_mutex_lock(&s->lock);
             } else {
-                wait_until(&s->wake, &s->lock, age_check);
+                wait_until(&s->wake, &s->lock, look);
             }
             continue;
         }
@@ -599,6 +625,10 @@ int store_flush(struct store *s)
 
 void store_get_stats(struct store *s, struct store_stats *st)
 {
+    if (!s) {
+        *st = (struct store_stats){0};
+        return;
+    }
     pthread_mutex_lock(&s->lock);
     *st = s->st;
     st->queued = s->count + s->inflight;
