@@ -42,6 +42,7 @@
 #include <time.h>
 
 #include "server/store/store_internal.h"
+#include "server/util/sha256.h"
 
 #define QUEUE_BYTES    (64u << 20) /* bytes of queued records before drops */
 #define READER_QUEUE   256         /* queries waiting for the reader */
@@ -239,7 +240,14 @@ static struct rec *rec_submission(const struct store_submission *sub)
     }
     r->code_len = keep;
     r->code_bytes = len;
-    snprintf(r->code_sha256, sizeof(r->code_sha256), "%s", sub->code_sha256);
+    if (sub->code_sha256[0]) {
+        snprintf(r->code_sha256, sizeof(r->code_sha256), "%s", sub->code_sha256);
+    } else if (sub->code) { /* the caller left it to the store: of the whole code */
+        struct sha256 h;
+        sha256_init(&h);
+        sha256_update(&h, sub->code, len);
+        sha256_hex(&h, r->code_sha256);
+    }
     r->reward = sub->reward;
     r->passed = sub->passed;
     r->total = sub->total;
@@ -637,6 +645,16 @@ void store_get_stats(struct store *s, struct store_stats *st)
 
 /* ---- the reader ----------------------------------------------------------------------------- */
 
+static int open_reader(struct store *s, char err[ERR_LEN])
+{
+    int rc = db_open(s->path, &s->rdb, err);
+    if (rc == 0 && (rc = db_exec(s->rdb, "PRAGMA busy_timeout = 1000", err)) < 0) {
+        db_close(s->rdb);
+        s->rdb = NULL;
+    }
+    return rc;
+}
+
 static void answer(struct store *s, struct query *q)
 {
     char why[ERR_LEN] = "";
@@ -647,9 +665,7 @@ static void answer(struct store *s, struct query *q)
         rc = s->w.db ? sql_query(s->w.db, &q->f, &doc, why) : -EIO;
         pthread_mutex_unlock(&s->wlock);
     } else {
-        rc = s->rdb ? 0 : db_open(s->path, &s->rdb, why);
-        if (rc == 0)
-            rc = db_exec(s->rdb, "PRAGMA busy_timeout = 1000", why);
+        rc = s->rdb ? 0 : open_reader(s, why);
         if (rc == 0)
             rc = sql_query(s->rdb, &q->f, &doc, why);
         if (rc == -EIO) { /* corrupt, or replaced: open it afresh next time */
@@ -790,7 +806,7 @@ int store_open(const struct store_config *cfg, struct store **out, char err[ERR_
     if (rc == 0)
         rc = sql_seed(s->w.db, &s->next_sub, &s->next_run, &s->rows, err);
     if (rc == 0 && !s->memory)
-        rc = db_open(s->path, &s->rdb, err);
+        rc = open_reader(s, err);
     s->retain_more = true; /* a first look at what the settings retain */
     if (rc == 0 && pthread_create(&s->writer, NULL, writer_main, s) != 0)
         rc = err_set(err, -EAGAIN, "cannot start the store's writer thread");

@@ -358,6 +358,7 @@ static void test_get_submission(void)
     ASSERT_TRUE(json_is_null(json_get(d, "dataset")));
     json_free(d);
     d = query(s, (struct store_filter){.kind = STORE_GET_SUBMISSION, .id = cut}, &status);
+    ASSERT_INT_EQ(strlen(json_get_str(d, "code_sha256")), 64); /* computed: none was given */
     bool truncated = false;
     json_bool(json_get(d, "code_truncated"), &truncated);
     ASSERT_TRUE(truncated);
