@@ -14,18 +14,23 @@
  * at most flush_ms for batch_max of them (no wait when a flush or close is asked for), takes
  * them off the queue (they count as queued while in flight) and inserts them in one
  * transaction. After each commit it runs one retention step (at most STORE_RETAIN_STEP
- * deletions in a transaction of their own), and keeps stepping while idle until retention has
- * no more work; an idle writer wakes every minute to age rows out. Pages freed by retention
+ * deletions in a transaction of their own: the oldest rows beyond the row cap, then rows past
+ * the age limit, looked for at most once a second), and keeps stepping while idle until
+ * retention has no more work; an idle writer looks for aged-out rows a second after its last
+ * write and then every minute. Pages freed by retention
  * are reused by the next inserts, and the WAL is checkpointed by SQLite every 1000 pages and
  * cut back to 4 MiB (journal_size_limit), so the file stops growing once the cap is reached.
  *
  * Faults. A failed transaction is rolled back and the batch kept; the writer retries it with
  * a doubling backoff (50 ms to 2 s) while the queue has room. It drops the batch (counted)
- * when the queue is full, when a flush has waited for three tries, or when closing has used
- * its few seconds. Each fault counts in errors, turns ok false and sets last_error; the first
- * fault of each kind (disk full, locked, corrupt or unreadable, other) since the store last
- * wrote is logged to stderr. After -EIO (corruption, an I/O error) the writer closes its
- * connection and reopens the file at the next try. The first successful commit turns ok true.
+ * when the queue is full, when a flush has waited for three tries, when closing has used its
+ * few seconds, or after three tries at a fault that does not pass by waiting (a constraint, a
+ * schema newer than this build). Each fault counts in errors, turns ok false and sets
+ * last_error; the first fault of each kind (disk full, locked, corrupt or unreadable, other)
+ * since the store last wrote is logged to stderr. After -EIO (corruption, an I/O error) the
+ * writer closes its connection and reopens the file at the next try (every 2 s while that
+ * fails; the ids and the row count are read again from what it opens). The first
+ * successful commit turns ok true.
  *
  * Reading. Queries go to a bounded queue served by the reader thread on a connection of its
  * own (WAL: it reads the last committed state while the writer writes). An in-memory
@@ -509,10 +514,14 @@ static void retain_step(struct store *s)
     pthread_mutex_unlock(&s->lock);
 }
 
-/* Whether to stop retrying a failed batch (lock held). */
-static bool give_up(struct store *s, int tries)
+/* Whether to stop retrying a failed batch (lock held): the queue is full, a flush has waited
+ * for three tries, closing has used its time, or the fault is not of a kind that passes
+ * (neither disk full, locked nor unreadable: a constraint, a newer schema) after three. */
+static bool give_up(struct store *s, int rc, int tries)
 {
-    return s->count + s->inflight >= STORE_QUEUE || (s->flushers > 0 && tries >= FLUSH_TRIES) ||
+    bool passing = rc == -ENOSPC || rc == -EBUSY || rc == -EIO || rc == -ENOMEM;
+    return s->count + s->inflight >= STORE_QUEUE ||
+           ((s->flushers > 0 || !passing) && tries >= FLUSH_TRIES) ||
            (s->stopping && mono_ms() >= s->stop_deadline);
 }
 
@@ -540,7 +549,7 @@ static void write_batch(struct store *s, struct rec *batch, size_t n)
             break;
         }
         note_fault(s, rc, err, "write");
-        if (give_up(s, tries)) {
+        if (give_up(s, rc, tries)) {
             s->st.dropped += n;
             pthread_mutex_unlock(&s->lock);
             break;
