@@ -261,7 +261,7 @@ def test_bad_paths_and_missing_rows(srv):
 def test_post_run_then_get(srv):
     run = {"dataset": "humaneval", "label": "nightly", "model": "m-7b", "source": "server",
            "problems": 2, "samples": 4, "judged": 4, "seconds": 1.5, "interrupted": False,
-           "pass_at_k": {"pass@1": 0.5}, "verdicts": {"OK": 2, "WA": 2}, "failed": [],
+           "pass_at_k": {"1": 0.5, "10": None}, "verdicts": {"OK": 2, "WA": 2}, "failed": [],
            "results": [{"task_id": "HumanEval/0", "language": "python", "samples": 2, "passed": 2,
                         "verdicts": {"OK": 2}},
                        {"task_id": "HumanEval/1", "language": "python", "samples": 2, "passed": 0,
@@ -275,7 +275,7 @@ def test_post_run_then_get(srv):
         return x.json() if x.status_code == 200 else None
     got = wait_for("the run", get)
     assert got["label"] == "nightly" and got["model"] == "m-7b" and got["dataset"] == "humaneval"
-    assert got["pass_at_k"] == {"pass@1": 0.5}
+    assert got["pass_at_k"] == {"pass@1": 0.5, "pass@10": None}  # null: too few samples for k
     assert [x["task_id"] for x in got["results"]] == ["HumanEval/0", "HumanEval/1"]
     assert got["results"][1]["verdicts"] == {"WA": 2}
     listed = srv.get_json("/v1/runs?dataset=humaneval")["runs"]
