@@ -527,3 +527,27 @@ def test_disk_full_keeps_judging():
         subprocess.run(["umount", "-l", mnt])
         os.rmdir(mnt)
     assert code == 0 and not left
+
+
+def test_bench_server_run_is_stored(srv, tmp_path):
+    if not srv.has_humaneval:
+        pytest.skip(f"no HumanEval at {HUMANEVAL}")
+    from conftest import VERDICT_CMD
+    with gzip.open(HUMANEVAL, "rt") as f:
+        rows_ = [json.loads(l) for l, _ in zip(f, range(2))]
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text("".join(json.dumps({"task_id": r["task_id"], "completion": c}) + "\n"
+                               for r in rows_ for c in (r["canonical_solution"], "    pass\n")))
+    label = "bench-" + uuid.uuid4().hex[:6]
+    p = subprocess.run([*VERDICT_CMD, "bench", "humaneval", str(samples), "--server", srv.url,
+                        "--db", srv.cache + "/verdict.db", "-k", "1,10", "--label", label,
+                        "--summary", "json"], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+
+    def stored():
+        return [r for r in srv.get_json("/v1/runs?dataset=humaneval")["runs"] if r["label"] == label]
+    run = wait_for("the bench run", stored)[0]
+    assert run["source"] == "server" and run["samples"] == 4
+    got = srv.get_json(f"/v1/runs/{run['id']}")
+    assert sorted(r["task_id"] for r in got["results"]) == sorted(r["task_id"] for r in rows_)
+    assert all(r["samples"] == 2 and r["passed"] == 1 for r in got["results"])
