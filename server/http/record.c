@@ -1,10 +1,11 @@
 /*
  * record: store_submission from a judged request. The detail stays under STORE_MAX_DETAIL:
- * excerpts shrink (down to 256 bytes) as the tests grow in number, and past the cap the
- * remaining tests are dropped and counted ("tests_dropped").
+ * excerpts shrink (down to 256 bytes) as the tests grow in number, and past the cap tests
+ * are dropped and counted ("tests_dropped"), the passed ones first.
  */
 #include "server/http/record.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,21 +104,43 @@ char *record_detail(const struct judge_request *req, const struct judge_result *
         if (cap < MIN_EXCERPT)
             cap = MIN_EXCERPT;
     }
-    size_t used = 0;
+    /* each test's object and its rendered size; past the room, the failed tests are kept
+     * first (what the reader looks for), then the passed ones, each in index order */
+    int n = res->ntests > 0 ? res->ntests : 0;
+    struct json **objs = n ? calloc((size_t)(unsigned)n, sizeof(*objs)) : NULL;
+    size_t *sizes = n ? calloc((size_t)(unsigned)n, sizeof(*sizes)) : NULL;
+    bool *keep = n ? calloc((size_t)(unsigned)n, sizeof(*keep)) : NULL;
     int dropped = 0;
-    for (int i = 0; i < res->ntests; i++) {
-        struct json *t = dropped ? NULL : test_json(req, &res->tests[i], cap);
-        char *text = t ? json_render(t, false) : NULL;
-        size_t n = text ? strlen(text) : 0;
-        free(text);
-        if (!t || used + n > DETAIL_ROOM) {
-            json_free(t);
-            dropped++;
-            continue;
-        }
-        used += n + 1;
-        json_push(tests, t);
+    if (n && (!objs || !sizes || !keep)) {
+        dropped = n;
+        n = 0;
     }
+    for (int i = 0; i < n; i++) {
+        objs[i] = test_json(req, &res->tests[i], cap);
+        char *text = json_render(objs[i], false);
+        sizes[i] = text ? strlen(text) + 1 : SIZE_MAX / 4;
+        free(text);
+    }
+    size_t used = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            bool ok = res->tests[i].verdict == VERDICT_OK;
+            if (ok != (pass == 1) || used + sizes[i] > DETAIL_ROOM)
+                continue;
+            used += sizes[i];
+            keep[i] = true;
+        }
+    for (int i = 0; i < n; i++) {
+        if (keep[i]) {
+            json_push(tests, objs[i]);
+        } else {
+            json_free(objs[i]);
+            dropped++;
+        }
+    }
+    free(objs);
+    free(sizes);
+    free(keep);
     json_set_num(d, "tests_dropped", dropped);
     char *text = json_render(d, false);
     json_free(d);
