@@ -193,11 +193,19 @@ static void batch_work(void *arg)
     struct json *d = render_judged(&res);
     char *v = json_render(d, false);
     json_free(d);
-    for (int i = 0; i < j->nids; i++) { /* each id is a submission of its own */
-        int64_t id = i == 0 ? api_judged(a, NULL, &o, j->req, &res)
-                            : record_put(api_store(a), &o, j->req, &res);
-        batch_line(j->b, j->ids[i], "result", v, id);
+    /* each id is a submission of its own */
+    int64_t one, *sids = j->nids > 1 ? calloc((size_t)j->nids, sizeof(*sids)) : &one;
+    if (!sids) /* out of memory: the first id stored, the others not */
+        sids = &one;
+    one = api_judged(a, NULL, &o, j->req, &res);
+    if (sids != &one) {
+        sids[0] = one;
+        record_put_n(api_store(a), &o, j->req, &res, j->nids - 1, sids + 1);
     }
+    for (int i = 0; i < j->nids; i++)
+        batch_line(j->b, j->ids[i], "result", v, sids == &one && i > 0 ? 0 : sids[i]);
+    if (sids != &one)
+        free(sids);
     free(v);
     judge_result_fini(&res);
     struct batch *b = j->b;

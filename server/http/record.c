@@ -150,8 +150,18 @@ char *record_detail(const struct judge_request *req, const struct judge_result *
 int64_t record_put(struct store *s, const struct record_origin *o, const struct judge_request *req,
                    const struct judge_result *res)
 {
-    if (!s)
-        return 0;
+    int64_t id = 0;
+    record_put_n(s, o, req, res, 1, &id);
+    return id;
+}
+
+void record_put_n(struct store *s, const struct record_origin *o, const struct judge_request *req,
+                  const struct judge_result *res, int n, int64_t *ids)
+{
+    for (int i = 0; i < n; i++)
+        ids[i] = 0;
+    if (!s || n < 1)
+        return;
     const char *code = o->code ? o->code : req->code ? req->code : "";
     size_t code_len = o->code ? o->code_len : strlen(code);
     int failed;
@@ -188,7 +198,9 @@ int64_t record_put(struct store *s, const struct record_origin *o, const struct 
     }
     char *detail = record_detail(req, res);
     sub.detail = detail;
-    int64_t id = store_put_submission(s, &sub);
+    for (int i = 0; i < n; i++) {
+        int64_t id = store_put_submission(s, &sub);
+        ids[i] = id > 0 ? id : 0;
+    }
     free(detail);
-    return id > 0 ? id : 0;
 }

@@ -35,6 +35,11 @@ struct record_origin record_origin_of(const struct http_exchange *x);
 int64_t record_put(struct store *s, const struct record_origin *o, const struct judge_request *req,
                    const struct judge_result *res);
 
+/* The same for n submissions of one judged program (a batch's identical items): ids[i] each
+ * one's id, or 0. The record is built once. */
+void record_put_n(struct store *s, const struct record_origin *o, const struct judge_request *req,
+                  const struct judge_result *res, int n, int64_t *ids);
+
 /* The detail JSON of a result (heap; the caller frees), for tests and record_put. */
 char *record_detail(const struct judge_request *req, const struct judge_result *res);
 
