@@ -693,20 +693,32 @@ static int64_t record_remote(const char *server, struct json *doc, char err[ERR_
     if (token && token[0] && client_header(c, "Authorization", bearer) < 0)
         rc = err_set(err, -EINVAL, "VERDICT_DASHBOARD_TOKEN: not a usable header value");
     size_t len = 0;
-    int status =
-        rc < 0 ? (int)rc : client_post(c, "/v1/runs", body, strlen(body), 60, &reply, &len, err);
-    struct json *d = status == 201 ? json_parse(reply) : NULL;
+    int status = (int)rc;
+    for (int attempt = 0; rc == 0 && attempt < 5; attempt++) { /* 503: its queue is full */
+        free(reply);
+        reply = NULL;
+        status = client_post(c, "/v1/runs", body, strlen(body), 60, &reply, &len, err);
+        if (status != 503)
+            break;
+        sleep(1);
+    }
+    struct json *d = status >= 0 ? json_parse(reply ? reply : "") : NULL;
+    const char *detail = json_get_str(d, "detail");
     double id = 0;
-    if (status == 404) { /* an older server, or one with its store off */
-        struct json *e = json_parse(reply ? reply : "");
-        const char *detail = json_get_str(e, "detail");
+    if (status < 0)
+        rc = status;
+    else if (status == 201 && json_num(json_get(d, "id"), &id) && id >= 1)
+        rc = (int64_t)id;
+    else if (status == 404) { /* an older server, or one with its store off */
         snprintf(err, ERR_LEN, "%.200s", detail ? detail : "no /v1/runs: an older verdict");
-        json_free(e);
         rc = 0;
-    } else if (status >= 0 && !json_num(json_get(d, "id"), &id))
-        rc = err_set(err, -EPROTO, "the server answered %d: %.150s", status, reply ? reply : "");
+    } else if (status == 401 || status == 403)
+        rc = err_set(err, -EACCES, "the server answered %d (%s): %.150s", status,
+                     token && token[0] ? "VERDICT_DASHBOARD_TOKEN is not its token"
+                                       : "set VERDICT_DASHBOARD_TOKEN to its --dashboard-token",
+                     detail ? detail : "");
     else
-        rc = status < 0 ? status : (int64_t)id;
+        rc = err_set(err, -EPROTO, "the server answered %d: %.150s", status, reply ? reply : "");
     json_free(d);
     free(reply);
     free(body);

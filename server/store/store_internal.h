@@ -1,6 +1,6 @@
 /*
- * store_internal: what server/store/store.c (the threads) and server/store/store_sql.c (the
- * schema, the writes and the queries) share. Private to the store module.
+ * store_internal: what server/store/store.c (the threads), store_rec.c (the queued records)
+ * and store_sql.c (the schema, the writes and the queries) share. Private to the store module.
  */
 #ifndef VERDICT_STORE_INTERNAL_H
 #define VERDICT_STORE_INTERNAL_H
@@ -42,6 +42,12 @@ struct rec {
     char *source, *model;
     char *summary, *results; /* JSON texts */
 };
+
+/* Copies (store_rec.c): NULL when out of memory. rec_run reads doc (the caller frees it). */
+struct rec *rec_submission(const struct store_submission *sub);
+struct rec *rec_run(const struct json *doc);
+void rec_free(struct rec *r); /* NULL: no-op */
+void rec_free_list(struct rec *r);
 
 /* The writer's connection and its prepared statements. */
 struct sql_writer {
