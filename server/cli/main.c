@@ -304,6 +304,11 @@ static const struct opt bench_table[] = {
     {"db", 0, OPT_STRING, &db_path, "FILE", "the dataset store (env VERDICT_DB)", 0, 0},
     {"languages", 0, OPT_STRING, &bench_opts.languages, "DIR", "language templates", 0, 0},
     {"cache", 0, OPT_STRING, &bench_opts.cache, "DIR", "compile cache directory", 0, 0},
+    {"label", 0, OPT_STRING, &bench_opts.label, "TEXT", "the run's label in the results store", 0,
+     0},
+    {"model", 0, OPT_STRING, &bench_opts.model, "TEXT", "the model that wrote the samples", 0, 0},
+    {"no-record", 0, OPT_FLAG, &bench_opts.no_record, NULL,
+     "keep no record of the run (default: the store at --db, or the server's)", 0, 0},
     HELP_OPT,
     OPT_END,
 };
@@ -340,6 +345,18 @@ static const struct opt serve_table[] = {
     {"db", 0, OPT_STRING, &serve_opts.db, "FILE", "the dataset store (SQLite)", 0, 0},
     {"datasets", 0, OPT_LIST, &serve_opts.datasets, "DIR",
      "import the datasets found under DIR at start (repeatable; unchanged ones are skipped)", 0, 0},
+    {"store", 0, OPT_STRING, &serve_opts.store, "FILE|off",
+     "keep every judged request and benchmark run in FILE (SQLite; default: the --db file), or "
+     "not (off)",
+     0, 0},
+    {"retain-rows", 0, OPT_INT, &serve_opts.retain_rows, "N",
+     "submissions the store keeps, newest first (default 100000; -1: no cap)", -1, 1000000000},
+    {"retain-days", 0, OPT_INT, &serve_opts.retain_days, "D",
+     "days the store keeps submissions and runs (default 30; -1: no age limit)", -1, 100000},
+    {"dashboard-token", 0, OPT_STRING, &serve_opts.dashboard_token, "TOKEN",
+     "required by the dashboard and the store's routes (always beyond loopback; env "
+     "VERDICT_DASHBOARD_TOKEN)",
+     0, 0},
     HELP_OPT,
     OPT_END,
 };
