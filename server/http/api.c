@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "server/http/dashboard.h"
 #include "server/http/metrics.h"
 #include "server/http/openapi.h"
 #include "server/util/json.h"
@@ -258,6 +259,10 @@ static struct json *route_list(void)
 void api_handle(struct http_exchange *x, void *ctx)
 {
     struct api *a = ctx;
+    if (dashboard_path(http_path(x))) {
+        api_dashboard(a, x);
+        return;
+    }
     bool path_known = false;
     for (size_t i = 0; i < NROUTES; i++) {
         if (strcmp(routes[i].path, http_path(x)) != 0)

@@ -8,6 +8,7 @@
 #define VERDICT_API_IMPL_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <time.h>
 
 #include "server/http/api.h"
@@ -49,6 +50,10 @@ void api_reply_busy(struct api *a, struct http_exchange *x, int rc);
 /* The request body as JSON, or NULL after a 422 (a NUL in it, or not JSON). The caller frees
  * it. */
 struct json *api_read_body(struct api *a, struct http_exchange *x);
+
+/* Whether the request may see the dashboard and the store's routes (the token rule of
+ * docs/api.md); when not, it has been answered (401 or 403). */
+bool api_dashboard_allowed(struct api *a, struct http_exchange *x);
 
 /* The judging routes (api_judge.c). */
 void api_run_code(struct api *a, struct http_exchange *x);

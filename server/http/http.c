@@ -47,7 +47,7 @@ struct http_exchange {
     size_t reply_len;
     char content_type[64];
     int nheaders;
-    char headers[4][2][96];
+    char headers[8][2][256];
     /* Streaming (http_stream_*): pending bytes, whether it ended, whether MHD waits on us. */
     bool streaming, stream_ended, stream_waiting;
     bool closed;        /* MHD is done with the connection (a late producer writes into nothing) */
@@ -277,7 +277,7 @@ void http_reply(struct http_exchange *x, int status, const char *content_type, c
 
 void http_add_header(struct http_exchange *x, const char *name, const char *value)
 {
-    if (x->nheaders < 4) {
+    if (x->nheaders < 8) {
         snprintf(x->headers[x->nheaders][0], sizeof(x->headers[0][0]), "%s", name);
         snprintf(x->headers[x->nheaders][1], sizeof(x->headers[0][1]), "%s", value);
         x->nheaders++;
@@ -292,6 +292,11 @@ const char *http_method(const struct http_exchange *x)
 const char *http_path(const struct http_exchange *x)
 {
     return x->path;
+}
+
+const char *http_query(struct http_exchange *x, const char *name)
+{
+    return MHD_lookup_connection_value(x->conn, MHD_GET_ARGUMENT_KIND, name);
 }
 
 const char *http_body(const struct http_exchange *x, size_t *len)

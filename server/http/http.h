@@ -43,6 +43,8 @@ void http_stop(struct http_server *s);
 
 const char *http_method(const struct http_exchange *x);
 const char *http_path(const struct http_exchange *x);
+/* A query argument (?name=value, decoded), or NULL. Only valid in the handler's call. */
+const char *http_query(struct http_exchange *x, const char *name);
 /* The request body (NUL-terminated for convenience) and its length. */
 const char *http_body(const struct http_exchange *x, size_t *len);
 /* A request header (case-insensitive name), or NULL. Only valid in the handler's call. */
@@ -71,7 +73,8 @@ int http_stream_write(struct http_exchange *x, const char *data, size_t len);
 /* Ends the body; the exchange must not be used afterwards. */
 void http_stream_end(struct http_exchange *x);
 
-/* Extra response header for the reply that follows (e.g. Retry-After); at most 4. */
+/* Extra response header for the reply that follows (e.g. Retry-After); at most 8, each value
+ * at most 255 bytes. */
 void http_add_header(struct http_exchange *x, const char *name, const char *value);
 
 #endif
