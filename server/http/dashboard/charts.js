@@ -34,7 +34,7 @@
       B = 24;
     let max = 0;
     for (const l of lines) for (const v of l.values) if (v !== null && v > max) max = v;
-    const top = nice(max);
+    const top = 4 * nice(max / 4);
     const n = Math.max(t.length, 2);
     const X = (i) => L + ((W - L - R) * i) / (n - 1);
     const Y = (v) => T + (H - T - B) * (1 - v / top);
