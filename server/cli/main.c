@@ -340,6 +340,18 @@ static const struct opt serve_table[] = {
     {"db", 0, OPT_STRING, &serve_opts.db, "FILE", "the dataset store (SQLite)", 0, 0},
     {"datasets", 0, OPT_LIST, &serve_opts.datasets, "DIR",
      "import the datasets found under DIR at start (repeatable; unchanged ones are skipped)", 0, 0},
+    {"store", 0, OPT_STRING, &serve_opts.store, "FILE|off",
+     "keep every judged request and benchmark run in FILE (SQLite; default: the --db file), or "
+     "not (off)",
+     0, 0},
+    {"retain-rows", 0, OPT_INT, &serve_opts.retain_rows, "N",
+     "submissions the store keeps, newest first (default 100000; -1: no cap)", -1, 1000000000},
+    {"retain-days", 0, OPT_INT, &serve_opts.retain_days, "D",
+     "days the store keeps submissions and runs (default 30; -1: no age limit)", -1, 100000},
+    {"dashboard-token", 0, OPT_STRING, &serve_opts.dashboard_token, "TOKEN",
+     "required by the dashboard and the store's routes (always beyond loopback; env "
+     "VERDICT_DASHBOARD_TOKEN)",
+     0, 0},
     HELP_OPT,
     OPT_END,
 };

@@ -6,9 +6,12 @@
  * started (from the main thread, which outlives them: they die with it; their uids locked
  * host-wide, so a `verdict bench` beside the server never shares one), scheduler workers
  * (CPU and GPU apart; per-client shares and a bound on request bytes held), routes, and
- * last the listening socket. Stop order: stop accepting, let the scheduler finish
- * every queued and running request (their replies go out on the still-running HTTP thread),
- * then close the server, the cells and the rest. No cell or job outlives the server.
+ * last the listening socket; the results store opens after the dataset registry (the same
+ * file unless --store says otherwise) and closes last, after the scheduler has answered
+ * everything, so that every answered request is queued for its writer. Stop order: stop accepting,
+ * let the scheduler finish every queued and running request (their replies go out on the
+ * still-running HTTP thread), then close the server, the cells and the rest. No cell or job
+ * outlives the server.
  */
 #include "server/cli/serve.h"
 
@@ -24,6 +27,7 @@
 #include "server/datasets/dataset.h"
 #include "server/http/api.h"
 #include "server/judge/engine.h"
+#include "server/store/store.h"
 
 #define EXIT_FAIL        1
 #define DEFAULT_MAX_BODY (16u << 20)
@@ -45,6 +49,7 @@ static int parse_listen(const char *s, char *host, size_t cap, int *port)
 struct parts {
     struct engine engine;
     struct dataset_store *datasets;
+    struct store *store;
     struct sched *sched;
     struct api *api;
     struct http_server *http;
@@ -59,6 +64,7 @@ static void teardown(struct parts *p)
     api_free(p->api);
     engine_close(&p->engine);
     dataset_close(p->datasets);
+    store_close(p->store); /* last: every answered request was queued for its writer */
 }
 
 /* Workers: one per CPU cell, and one per GPU cell for GPU work of its own. Admission: the
@@ -114,6 +120,13 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
     for (int i = 0; i < o->datasets.n; i++)
         if ((rc = dataset_import_dir(p->datasets, o->datasets.items[i], stderr, err)) < 0)
             return rc; /* a directory that is not there; a bad file is reported and skipped */
+    const char *store_path = o->store ? o->store : db;
+    if (strcmp(store_path, "off") != 0) {
+        struct store_config stc = {
+            .path = store_path, .retain_rows = o->retain_rows, .retain_days = o->retain_days};
+        if ((rc = store_open(&stc, &p->store, err)) < 0)
+            return rc;
+    }
     struct engine_config ec = {.languages = o->languages,
                                .cache = o->cache,
                                .cells = (int)cells,
@@ -131,7 +144,10 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
                             .cells = (int)cells,
                             .gpus = gpus,
                             .cuda_arch = p->engine.env.cuda_arch,
-                            .datasets = p->datasets};
+                            .datasets = p->datasets,
+                            .store = p->store,
+                            .listen_host = host,
+                            .dashboard_token = o->dashboard_token};
     if ((rc = api_new(&ac, &p->api, err)) < 0)
         return rc;
     struct http_config hc = {.host = host,
@@ -144,8 +160,10 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
         return rc;
     fprintf(stderr,
             "verdict %s: serving on http://%s:%d with %ld cells (up to %ld for /run_code), "
-            "%d GPU cells\n",
-            VERDICT_VERSION, host, http_port(p->http), cells, max_cells, gpus);
+            "%d GPU cells; store %s%s\n",
+            VERDICT_VERSION, host, http_port(p->http), cells, max_cells, gpus,
+            p->store ? store_path : "off",
+            o->dashboard_token && *o->dashboard_token ? "; dashboard token required" : "");
     return 0;
 }
 

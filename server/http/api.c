@@ -24,12 +24,34 @@
 
 /* ---- replies ----------------------------------------------------------------------------- */
 
+void api_count(struct api *a, struct http_exchange *x, int status)
+{
+    atomic_fetch_add(&a->answered, 1);
+    metrics_request(a->metrics, api_route_name(http_path(x)), status);
+    stats_request(a->stats, status, api_now_s() - http_started(x));
+}
+
+int64_t api_judged(struct api *a, struct http_exchange *x, const struct record_origin *o,
+                   const struct judge_request *req, const struct judge_result *res)
+{
+    metrics_judged(a->metrics, req->lang, res);
+    int failed;
+    const char *why;
+    stats_judged(a->stats, req->lang, o->route, judge_outcome(res, &failed, &why));
+    int64_t id = record_put(a->cfg.store, o, req, res);
+    if (id > 0 && x) {
+        char v[24];
+        snprintf(v, sizeof(v), "%lld", (long long)id);
+        http_add_header(x, "X-Verdict-Submission", v);
+    }
+    return id;
+}
+
 void api_reply_json(struct api *a, struct http_exchange *x, int status, struct json *doc)
 {
     char *text = json_render(doc, false);
     json_free(doc);
-    atomic_fetch_add(&a->answered, 1);
-    metrics_request(a->metrics, http_path(x), text ? status : 500);
+    api_count(a, x, text ? status : 500);
     if (!text) {
         char *oom = strdup("{\"detail\":\"out of memory\"}");
         http_reply(x, 500, "application/json", oom, oom ? strlen(oom) : 0);
@@ -66,6 +88,19 @@ void api_reply_422(struct api *a, struct http_exchange *x, const char *type, con
 {
     const char *locs[2] = {field, sub};
     api_reply_422_at(a, x, type, locs, 2, msg);
+}
+
+void api_reply_422_in(struct api *a, struct http_exchange *x, const char *where, const char *type,
+                      const char *field, const char *msg)
+{
+    struct json *d = json_object();
+    struct json *e = json_push(json_set(d, "detail", json_array()), json_object());
+    json_set_str(e, "type", type);
+    struct json *loc = json_set(e, "loc", json_array());
+    json_push_str(loc, where);
+    json_push_str(loc, field);
+    json_set_str(e, "msg", msg);
+    api_reply_json(a, x, 422, d);
 }
 
 void api_reply_error(struct api *a, struct http_exchange *x, const struct request_error *e)
@@ -123,8 +158,7 @@ void api_reply_busy(struct api *a, struct http_exchange *x, int rc)
 static void ping(struct api *a, struct http_exchange *x)
 {
     char *body = strdup("\"pong\"");
-    atomic_fetch_add(&a->answered, 1);
-    metrics_request(a->metrics, http_path(x), 200);
+    api_count(a, x, 200);
     http_reply(x, 200, "application/json", body, body ? strlen(body) : 0);
 }
 
@@ -158,6 +192,7 @@ static void healthz(struct api *a, struct http_exchange *x)
     json_set_num(c, "entries", (double)cs.entries);
     json_set_num(c, "bytes", (double)cs.bytes);
     json_set_num(d, "uptime_s", (double)(time(NULL) - a->started));
+    json_set(d, "store", api_store_health(a, true));
     json_set(d, "routes", route_list());
     api_reply_json(a, x, 200, d);
 }
@@ -205,9 +240,20 @@ static void metrics(struct api *a, struct http_exchange *x)
                                .cache_misses = cs.misses,
                                .cache_entries = cs.entries,
                                .cache_bytes = cs.bytes};
-    metrics_request(a->metrics, http_path(x), 200); /* counted in its own exposition */
+    if (a->cfg.store) {
+        struct store_stats ss;
+        store_get_stats(a->cfg.store, &ss);
+        g.store_enabled = true;
+        g.store_ok = ss.ok;
+        g.store_written = ss.written;
+        g.store_dropped = ss.dropped;
+        g.store_errors = ss.errors;
+        g.store_deleted = ss.deleted;
+        g.store_queued = ss.queued;
+        g.store_db_bytes = ss.db_bytes;
+    }
+    api_count(a, x, 200); /* counted in its own exposition */
     char *text = metrics_render(a->metrics, &g);
-    atomic_fetch_add(&a->answered, 1);
     http_reply(x, text ? 200 : 500, "text/plain; version=0.0.4", text, text ? strlen(text) : 0);
 }
 
@@ -216,31 +262,43 @@ static void openapi(struct api *a, struct http_exchange *x)
     char *body = malloc(verdict_openapi_len + 1);
     if (body)
         memcpy(body, verdict_openapi, verdict_openapi_len + 1);
-    atomic_fetch_add(&a->answered, 1);
-    metrics_request(a->metrics, http_path(x), body ? 200 : 500);
+    api_count(a, x, body ? 200 : 500);
     http_reply(x, body ? 200 : 500, "application/json", body, body ? verdict_openapi_len : 0);
 }
 
+/* A path ending in "/{...}" matches the part before it and one non-empty segment after.
+ * guarded: behind the dashboard token (api_dashboard_allowed). */
 struct route {
     const char *method, *path;
     void (*fn)(struct api *a, struct http_exchange *x);
+    bool guarded;
 };
 
 static const struct route routes[] = {
-    {"POST", "/run_code", api_run_code},
-    {"POST", "/run_jupyter", api_run_jupyter},
-    {"POST", "/v1/judge", api_judge},
-    {"POST", "/v1/judge/batch", api_judge_batch},
-    {"GET", "/v1/ping", ping},
-    {"GET", "/healthz", healthz},
-    {"GET", "/v1/languages", languages},
-    {"GET", "/metrics", metrics},
-    {"GET", "/openapi.json", openapi},
-    {"POST", "/submit", api_submit},
-    {"POST", "/get_prompts", api_get_prompts},
-    {"POST", "/get_prompt_by_id", api_get_prompt_by_id},
-    {"POST", "/list_ids", api_list_ids},
-    {"GET", "/list_datasets", api_list_datasets},
+    {"POST", "/run_code", api_run_code, false},
+    {"POST", "/run_jupyter", api_run_jupyter, false},
+    {"POST", "/v1/judge", api_judge, false},
+    {"POST", "/v1/judge/batch", api_judge_batch, false},
+    {"GET", "/v1/ping", ping, false},
+    {"GET", "/healthz", healthz, false},
+    {"GET", "/v1/languages", languages, false},
+    {"GET", "/metrics", metrics, false},
+    {"GET", "/openapi.json", openapi, false},
+    {"POST", "/submit", api_submit, false},
+    {"POST", "/get_prompts", api_get_prompts, false},
+    {"POST", "/get_prompt_by_id", api_get_prompt_by_id, false},
+    {"POST", "/list_ids", api_list_ids, false},
+    {"GET", "/list_datasets", api_list_datasets, false},
+    {"GET", "/v1/submissions", api_list_submissions, true},
+    {"GET", "/v1/submissions/{id}", api_get_submission, true},
+    {"GET", "/v1/runs", api_list_runs, true},
+    {"POST", "/v1/runs", api_post_run, true},
+    {"GET", "/v1/runs/{id}", api_get_run, true},
+    {"GET", "/v1/datasets", api_store_datasets, true},
+    {"GET", "/v1/datasets/{name}", api_store_dataset, true},
+    {"GET", "/v1/stats", api_stats, true},
+    {"GET", "/", api_dashboard, false}, /* the dashboard (dashboard.c): its own token check */
+    {"GET", "/assets/{name}", api_dashboard, false},
 };
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))
 
@@ -256,20 +314,40 @@ static struct json *route_list(void)
     return rl;
 }
 
+/* Whether path is the route's: equal, or for "/prefix/{param}" the prefix, a slash and one
+ * non-empty segment. */
+static bool route_matches(const struct route *r, const char *path)
+{
+    const char *brace = strstr(r->path, "/{");
+    if (!brace)
+        return strcmp(r->path, path) == 0;
+    size_t n = (size_t)(brace - r->path) + 1; /* through the slash */
+    return strncmp(r->path, path, n) == 0 && path[n] && !strchr(path + n, '/');
+}
+
+const char *api_route_name(const char *path)
+{
+    for (size_t i = 0; i < NROUTES; i++)
+        if (route_matches(&routes[i], path))
+            return routes[i].path;
+    return path;
+}
+
 void api_handle(struct http_exchange *x, void *ctx)
 {
     struct api *a = ctx;
-    if (dashboard_path(http_path(x))) {
+    if (dashboard_path(http_path(x))) { /* any method: its headers on every reply */
         api_dashboard(a, x);
         return;
     }
     bool path_known = false;
     for (size_t i = 0; i < NROUTES; i++) {
-        if (strcmp(routes[i].path, http_path(x)) != 0)
+        if (!route_matches(&routes[i], http_path(x)))
             continue;
         path_known = true;
         if (strcmp(routes[i].method, http_method(x)) == 0) {
-            routes[i].fn(a, x);
+            if (!routes[i].guarded || api_dashboard_allowed(a, x))
+                routes[i].fn(a, x);
             return;
         }
     }
@@ -292,10 +370,17 @@ int api_new(const struct api_config *cfg, struct api **out, char err[ERR_LEN])
     snprintf(a->env.cuda_arch, sizeof(a->env.cuda_arch), "%s",
              cfg->cuda_arch ? cfg->cuda_arch : "");
     a->started = time(NULL);
+    const char *h = cfg->listen_host ? cfg->listen_host : "127.0.0.1";
+    a->loopback = strncmp(h, "127.", 4) == 0;
+    if (!(a->stats = stats_new(cfg->langs, api_sample, a))) {
+        free(a);
+        return err_set(err, -ENOMEM, "out of memory");
+    }
     const char *paths[NROUTES]; /* metrics counts the route table's own paths */
     for (size_t i = 0; i < NROUTES; i++)
         paths[i] = routes[i].path;
     if (!(a->metrics = metrics_new(cfg->langs, paths, (int)NROUTES))) {
+        stats_free(a->stats);
         free(a);
         return err_set(err, -ENOMEM, "out of memory");
     }
@@ -310,7 +395,9 @@ unsigned long api_answered(struct api *a)
 
 void api_free(struct api *a)
 {
-    if (a)
+    if (a) {
         metrics_free(a->metrics);
+        stats_free(a->stats);
+    }
     free(a);
 }

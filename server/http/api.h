@@ -2,7 +2,9 @@
  * api: verdict's HTTP API over server/http (docs/api.md; the list is the route table in
  * api.c, also shown by GET /healthz): SandboxFusion's POST /run_code, /submit, /get_prompts,
  * /get_prompt_by_id, /list_ids, GET /list_datasets and /v1/ping; verdict's POST /v1/judge,
- * /v1/judge/batch, GET /v1/languages, /healthz, /metrics and /openapi.json.
+ * /v1/judge/batch, GET /v1/languages, /healthz, /metrics and /openapi.json; the results
+ * store's GET /v1/submissions, /v1/submissions/{id}, /v1/runs, /v1/runs/{id}, POST /v1/runs,
+ * GET /v1/datasets, /v1/datasets/{name}, and GET /v1/stats (server/http/api_store.c).
  *
  * Threads: api_handle runs on libmicrohttpd's thread and never blocks: it validates the
  * request (422 with FastAPI's `detail` shape, naming the field) and queues the work on the
@@ -17,6 +19,7 @@
 #include "server/judge/cache.h"
 #include "server/judge/lang.h"
 #include "server/judge/scheduler.h"
+#include "server/store/store.h"
 
 struct api_config {
     struct lang_set *langs; /* probed */
@@ -26,6 +29,9 @@ struct api_config {
     int cells, gpus;
     const char *cuda_arch;
     struct dataset_store *datasets; /* NULL: none (provided_data still works) */
+    struct store *store;            /* the results store; NULL: off (--store off) */
+    const char *listen_host;        /* the address listened on ("127.0.0.1", "0.0.0.0") */
+    const char *dashboard_token;    /* NULL or "": none (see api_dashboard_allowed) */
 };
 
 struct api;

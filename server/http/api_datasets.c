@@ -332,6 +332,7 @@ struct submit_work {
     struct json *problem;
     struct harness h;
     struct judge_request *req;
+    char dataset[80]; /* the stored dataset's name, or the request's (provided_data) */
 };
 
 /* One test's EvalResult entry. */
@@ -409,7 +410,12 @@ static void submit_work(void *arg)
     struct submit_work *w = arg;
     struct judge_result res;
     judge_run(&w->api->env, w->req, &res);
-    metrics_judged(w->api->metrics, w->req->lang, &res);
+    const char *problem = NULL;
+    json_str(json_get(w->problem, "id"), &problem);
+    struct record_origin o = record_origin_of(w->x);
+    o.dataset = w->dataset[0] ? w->dataset : NULL;
+    o.problem = problem;
+    api_judged(w->api, w->x, &o, w->req, &res);
     if (res.status == VERDICT_SE) { /* ours, not the program's: SandboxFusion answers 500 */
         char msg[sizeof(res.message) + 40];
         snprintf(msg, sizeof(msg), "failed to run in the sandbox: %s", res.message);
@@ -446,6 +452,9 @@ static void submit_route(struct api *a, struct http_exchange *x)
         return;
     }
     *w = (struct submit_work){.api = a, .x = x, .problem = p};
+    if (!a->cfg.datasets ||
+        !dataset_resolve(a->cfg.datasets, dataset, w->dataset, sizeof(w->dataset)))
+        snprintf(w->dataset, sizeof(w->dataset), "%s", dataset);
     json_str(json_get(config, "language"), &language);
     /* SandboxFusion's default is the prompt's continuation for the HumanEval family and
      * extraction for the others (MBPP, stdin/stdout problems) */

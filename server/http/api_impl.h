@@ -2,7 +2,8 @@
  * api_impl: what the api module's source files share: api.c (routes, replies, small routes),
  * api_judge.c (/run_code, /v1/judge, /v1/judge/batch), api_jupyter.c (/run_jupyter) and
  * api_datasets.c (SandboxFusion's
- * dataset endpoints and /submit). Not a contract for other modules: they use api.h.
+ * dataset endpoints and /submit) and api_store.c (the results store's routes, /v1/stats and
+ * the dashboard token). Not a contract for other modules: they use api.h.
  */
 #ifndef VERDICT_API_IMPL_H
 #define VERDICT_API_IMPL_H
@@ -13,7 +14,9 @@
 
 #include "server/http/api.h"
 #include "server/http/metrics.h"
+#include "server/http/record.h"
 #include "server/http/request.h"
+#include "server/http/stats.h"
 #include "server/judge/program.h"
 #include "server/util/json.h"
 
@@ -21,9 +24,23 @@ struct api {
     struct api_config cfg;
     struct program_env env;
     struct metrics *metrics;
+    struct stats *stats;
+    bool loopback; /* listening on 127.x.x.x only */
     time_t started;
     atomic_ulong answered;
 };
+
+/* Counts an answered request (answered, the metrics, /v1/stats' latency); the replies below
+ * call it. */
+void api_count(struct api *a, struct http_exchange *x, int status);
+/* The route a path is counted under: the route table's path ("/v1/submissions/{id}" for
+ * "/v1/submissions/7"), or the path itself. */
+const char *api_route_name(const char *path);
+/* A judged request: the metrics' verdicts, /v1/stats' mix, and the store (its id in the
+ * reply's X-Verdict-Submission header, when stored). Call on the worker, before replying.
+ * Returns the submission's id, or 0. */
+int64_t api_judged(struct api *a, struct http_exchange *x, const struct record_origin *o,
+                   const struct judge_request *req, const struct judge_result *res);
 
 /* Replies (each counts the request as answered and in the metrics). doc is consumed. */
 void api_reply_json(struct api *a, struct http_exchange *x, int status, struct json *doc);
@@ -33,6 +50,9 @@ void api_reply_422_at(struct api *a, struct http_exchange *x, const char *type,
                       const char *const *locs, int nloc, const char *msg);
 void api_reply_422(struct api *a, struct http_exchange *x, const char *type, const char *field,
                    const char *sub, const char *msg);
+/* The same for a query argument or a path parameter: loc [where ("query", "path"), field]. */
+void api_reply_422_in(struct api *a, struct http_exchange *x, const char *where, const char *type,
+                      const char *field, const char *msg);
 /* A request_error as FastAPI's 422 (loc prefixed with "body"). */
 void api_reply_error(struct api *a, struct http_exchange *x, const struct request_error *e);
 /* Queues fn(arg) as this exchange's work: its client (X-Verdict-Client, else the peer's
@@ -51,9 +71,27 @@ void api_reply_busy(struct api *a, struct http_exchange *x, int rc);
  * it. */
 struct json *api_read_body(struct api *a, struct http_exchange *x);
 
-/* Whether the request may see the dashboard and the store's routes (the token rule of
- * docs/api.md); when not, it has been answered (401 or 403). */
+/* Whether the dashboard and the store's routes may answer this request: true when the
+ * server listens on loopback only and no token is set, or the request carries the token
+ * (Authorization: Bearer T, or the cookie verdict_token=T; compared in constant time).
+ * False after replying 403 (beyond loopback without a token configured) or 401. */
 bool api_dashboard_allowed(struct api *a, struct http_exchange *x);
+/* Whether token is the configured dashboard token (constant time); false when none is set. */
+bool api_token_matches(struct api *a, const char *token);
+
+/* The results store's routes and /v1/stats (api_store.c). */
+void api_list_submissions(struct api *a, struct http_exchange *x);
+void api_get_submission(struct api *a, struct http_exchange *x);
+void api_list_runs(struct api *a, struct http_exchange *x);
+void api_get_run(struct api *a, struct http_exchange *x);
+void api_post_run(struct api *a, struct http_exchange *x);
+void api_store_datasets(struct api *a, struct http_exchange *x);
+void api_store_dataset(struct api *a, struct http_exchange *x);
+void api_stats(struct api *a, struct http_exchange *x);
+/* /healthz' and /v1/stats' "store" object. */
+struct json *api_store_health(struct api *a, bool deleted);
+/* The sampled gauges of /v1/stats (stats_sample_fn; arg: the struct api). */
+void api_sample(void *arg, struct stats_sample *out);
 
 /* The judging routes (api_judge.c). */
 void api_run_code(struct api *a, struct http_exchange *x);

@@ -72,7 +72,8 @@ static void judged_work(void *arg)
         return judged_late(w);
     struct judge_result res;
     judge_run(&a->env, w->req, &res);
-    metrics_judged(a->metrics, w->req->lang, &res);
+    struct record_origin o = record_origin_of(w->x);
+    api_judged(a, w->x, &o, w->req, &res);
     api_reply_json(a, w->x, 200, w->req->run_only ? render_run_code(&res) : render_judged(&res));
     judge_result_fini(&res);
     judge_request_free(w->req);
@@ -144,17 +145,20 @@ struct batch_job {
     char **ids; /* rendered JSON of each item's id */
 };
 
-static void batch_line(struct batch *b, const char *id, const char *field, struct json *value)
+/* One NDJSON line; submission > 0: the stored submission's id, as "submission". */
+static void batch_line(struct batch *b, const char *id, const char *field, const char *v,
+                       int64_t submission)
 {
-    char *v = json_render(value, false);
-    size_t n = strlen(id) + (v ? strlen(v) : 4) + strlen(field) + 16;
+    size_t n = strlen(id) + (v ? strlen(v) : 4) + strlen(field) + 48;
     char *line = malloc(n);
     if (line) {
-        int len = snprintf(line, n, "{\"id\":%s,\"%s\":%s}\n", id, field, v ? v : "null");
+        char sub[40] = "";
+        if (submission > 0)
+            snprintf(sub, sizeof(sub), ",\"submission\":%lld", (long long)submission);
+        int len = snprintf(line, n, "{\"id\":%s,\"%s\":%s%s}\n", id, field, v ? v : "null", sub);
         http_stream_write(b->x, line, (size_t)len);
     }
     free(line);
-    free(v);
 }
 
 static void batch_done(struct batch *b)
@@ -163,8 +167,7 @@ static void batch_done(struct batch *b)
     bool last = --b->remaining == 0;
     pthread_mutex_unlock(&b->lock);
     if (last) {
-        metrics_request(b->api->metrics, "/v1/judge/batch", 200);
-        atomic_fetch_add(&b->api->answered, 1);
+        api_count(b->api, b->x, 200);
         http_stream_end(b->x);
         pthread_mutex_destroy(&b->lock);
         free(b);
@@ -183,14 +186,20 @@ static void batch_job_free(struct batch_job *j)
 static void batch_work(void *arg)
 {
     struct batch_job *j = arg;
+    struct api *a = j->b->api;
     struct judge_result res;
-    judge_run(&j->b->api->env, j->req, &res);
-    metrics_judged(j->b->api->metrics, j->req->lang, &res);
+    judge_run(&a->env, j->req, &res);
+    struct record_origin o = record_origin_of(j->b->x);
     struct json *d = render_judged(&res);
-    judge_result_fini(&res);
-    for (int i = 0; i < j->nids; i++)
-        batch_line(j->b, j->ids[i], "result", d);
+    char *v = json_render(d, false);
     json_free(d);
+    for (int i = 0; i < j->nids; i++) { /* each id is a submission of its own */
+        int64_t id = i == 0 ? api_judged(a, NULL, &o, j->req, &res)
+                            : record_put(a->cfg.store, &o, j->req, &res);
+        batch_line(j->b, j->ids[i], "result", v, id);
+    }
+    free(v);
+    judge_result_fini(&res);
     struct batch *b = j->b;
     batch_job_free(j);
     batch_done(b);
@@ -216,7 +225,9 @@ static void item_key(const struct json *item, char key[65])
 static void batch_error(struct batch *b, const char *id, const struct request_error *e)
 {
     struct json *err = request_error_json(e, NULL);
-    batch_line(b, id, "error", err);
+    char *v = json_render(err, false);
+    batch_line(b, id, "error", v, 0);
+    free(v);
     json_free(err);
 }
 

@@ -12,6 +12,9 @@
 #include "server/http/api_impl.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#include "runners/buf.h"
 
 #include "server/http/render.h"
 #include "server/http/request.h"
@@ -20,6 +23,7 @@ struct notebook_job {
     struct api *api;
     struct http_exchange *x;
     struct jupyter_request req;
+    char *cells; /* the cells' sources, joined, as the stored submission's code (heap) */
     double queued_at;
     double start_by; /* the latest start answered before its client gives up (SandboxFusion
                         waits total_timeout + 10 s; the run may take total_timeout + 9 s) */
@@ -33,7 +37,26 @@ static void notebook_late(struct notebook_job *w)
                      "the request waited in the queue too long to be answered before its "
                      "client's timeout (total_timeout + 10 s); retry");
     jupyter_request_fini(&w->req);
+    free(w->cells);
     free(w);
+}
+
+/* The cells' sources, each ended by a newline, with a "# %%" line between (heap), or NULL;
+ * past STORE_MAX_CODE bytes the rest is left out (the store keeps no more). */
+static char *join_cells(const struct json *cells)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    for (const struct json *c = json_first(cells); c && b.len <= STORE_MAX_CODE; c = json_next(c)) {
+        const char *src = "";
+        json_str(c, &src);
+        if (b.len)
+            buf_append(&b, "# %%\n", 5);
+        buf_append(&b, src, strlen(src));
+        if (!*src || src[strlen(src) - 1] != '\n')
+            buf_append(&b, "\n", 1);
+    }
+    return buf_take(&b, NULL);
 }
 
 static void notebook_expire(void *arg)
@@ -51,6 +74,10 @@ static void notebook_work(void *arg)
     metrics_observe(a->metrics, HIST_QUEUE, started - w->queued_at);
     struct judge_result res;
     judge_run(&a->env, w->req.run, &res);
+    struct record_origin o = record_origin_of(w->x);
+    o.code = w->cells;
+    o.code_len = w->cells ? strlen(w->cells) : 0;
+    api_judged(a, w->x, &o, w->req.run, &res);
     struct render_jupyter_ask ask = {w->req.ncells, w->req.cell_timeout_s, w->req.total_timeout_s,
                                      w->req.memory_mb};
     struct json *d = render_jupyter(&res, &ask);
@@ -60,6 +87,7 @@ static void notebook_work(void *arg)
         api_reply_detail(a, w->x, 500, "out of memory");
     judge_result_fini(&res);
     jupyter_request_fini(&w->req);
+    free(w->cells);
     free(w);
 }
 
@@ -76,6 +104,8 @@ void api_run_jupyter(struct api *a, struct http_exchange *x)
         return;
     }
     int rc = request_parse_jupyter(a->cfg.langs, body, &w->req, &e);
+    if (rc == 0)
+        w->cells = join_cells(json_get(body, "cells"));
     json_free(body);
     if (rc < 0) {
         free(w);
@@ -92,6 +122,7 @@ void api_run_jupyter(struct api *a, struct http_exchange *x)
     if ((rc = api_queue(a, x, SCHED_WALL, 1, w->start_by, notebook_work, notebook_expire, w)) == 0)
         return; /* answered by a worker; the connection waits suspended */
     jupyter_request_fini(&w->req);
+    free(w->cells);
     free(w);
     api_reply_busy(a, x, rc);
 }

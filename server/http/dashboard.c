@@ -4,24 +4,14 @@
  */
 #include "server/http/dashboard.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "server/http/api_impl.h"
 #include "server/http/http.h"
-#include "server/http/metrics.h"
 #include "server/util/json.h"
 
 #define ASSETS "/assets/"
-
-/* The token rule's hook (api_impl.h): open until the rule is linked in. */
-__attribute__((weak)) bool api_dashboard_allowed(struct api *a, struct http_exchange *x)
-{
-    (void)a;
-    (void)x;
-    return true;
-}
 
 /* No inline script or style, nothing from elsewhere, no framing: user-controlled text that
  * slipped into the DOM as markup still could not run. */
@@ -88,8 +78,7 @@ static void keep_token(struct api *a, struct http_exchange *x, const char *token
     snprintf(cookie, sizeof(cookie), "verdict_token=%s; HttpOnly; SameSite=Strict; Path=/", token);
     http_add_header(x, "Set-Cookie", cookie);
     http_add_header(x, "Location", "/");
-    atomic_fetch_add(&a->answered, 1);
-    metrics_request(a->metrics, http_path(x), 303);
+    api_count(a, x, 303);
     http_reply(x, 303, "text/plain; charset=utf-8", NULL, 0);
 }
 
@@ -117,7 +106,6 @@ void api_dashboard(struct api *a, struct http_exchange *x)
     char *body = malloc(as->len + 1);
     if (body)
         memcpy(body, as->data, as->len + 1);
-    atomic_fetch_add(&a->answered, 1);
-    metrics_request(a->metrics, path, body ? 200 : 500);
+    api_count(a, x, body ? 200 : 500);
     http_reply(x, body ? 200 : 500, as->type, body, body ? as->len : 0);
 }

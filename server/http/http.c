@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runners/buf.h"
 
@@ -47,7 +48,10 @@ struct http_exchange {
     size_t reply_len;
     char content_type[64];
     int nheaders;
-    char headers[8][2][256];
+    char headers[HTTP_MAX_HEADERS][2][HTTP_HEADER_VALUE];
+    double started;  /* CLOCK_MONOTONIC seconds at the first callback */
+    char peer[48];   /* the peer's IPv4 address ("?" when unknown) */
+    char label[128]; /* the X-Verdict-Client header ("" none) */
     /* Streaming (http_stream_*): pending bytes, whether it ended, whether MHD waits on us. */
     bool streaming, stream_ended, stream_waiting;
     bool closed;        /* MHD is done with the connection (a late producer writes into nothing) */
@@ -68,6 +72,17 @@ static struct http_exchange *exchange_new(struct http_server *s, struct MHD_Conn
     pthread_mutex_init(&x->lock, NULL);
     snprintf(x->method, sizeof(x->method), "%s", method);
     snprintf(x->path, sizeof(x->path), "%s", url);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    x->started = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    snprintf(x->peer, sizeof(x->peer), "?");
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr_in *sa = ci ? (const struct sockaddr_in *)ci->client_addr : NULL;
+    if (sa && sa->sin_family == AF_INET)
+        inet_ntop(AF_INET, &sa->sin_addr, x->peer, sizeof(x->peer));
+    const char *label = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Verdict-Client");
+    snprintf(x->label, sizeof(x->label), "%s", label ? label : "");
     buf_init(&x->body, s->max_body);
     buf_init(&x->pending, HTTP_MAX_PENDING);
     return x;
@@ -277,7 +292,7 @@ void http_reply(struct http_exchange *x, int status, const char *content_type, c
 
 void http_add_header(struct http_exchange *x, const char *name, const char *value)
 {
-    if (x->nheaders < 8) {
+    if (x->nheaders < HTTP_MAX_HEADERS) {
         snprintf(x->headers[x->nheaders][0], sizeof(x->headers[0][0]), "%s", name);
         snprintf(x->headers[x->nheaders][1], sizeof(x->headers[0][1]), "%s", value);
         x->nheaders++;
@@ -294,11 +309,6 @@ const char *http_path(const struct http_exchange *x)
     return x->path;
 }
 
-const char *http_query(struct http_exchange *x, const char *name)
-{
-    return MHD_lookup_connection_value(x->conn, MHD_GET_ARGUMENT_KIND, name);
-}
-
 const char *http_body(const struct http_exchange *x, size_t *len)
 {
     *len = x->body.len;
@@ -312,15 +322,33 @@ const char *http_header(struct http_exchange *x, const char *name)
 
 const char *http_client(struct http_exchange *x, char *buf, size_t cap)
 {
-    const char *named = http_header(x, "X-Verdict-Client");
-    const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(x->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    const struct sockaddr_in *peer = ci ? (const struct sockaddr_in *)ci->client_addr : NULL;
-    char ip[INET_ADDRSTRLEN] = "?";
-    if (!named && peer && peer->sin_family == AF_INET)
-        inet_ntop(AF_INET, &peer->sin_addr, ip, sizeof(ip));
-    snprintf(buf, cap, "%s", named ? named : ip);
+    snprintf(buf, cap, "%s", x->label[0] ? x->label : x->peer);
     return buf;
+}
+
+const char *http_peer(const struct http_exchange *x)
+{
+    return x->peer;
+}
+
+const char *http_label(const struct http_exchange *x)
+{
+    return x->label[0] ? x->label : NULL;
+}
+
+double http_started(const struct http_exchange *x)
+{
+    return x->started;
+}
+
+const char *http_query(struct http_exchange *x, const char *name)
+{
+    return MHD_lookup_connection_value(x->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+const char *http_cookie(struct http_exchange *x, const char *name)
+{
+    return MHD_lookup_connection_value(x->conn, MHD_COOKIE_KIND, name);
 }
 
 int http_start(const struct http_config *cfg, http_handler h, void *ctx, struct http_server **out,

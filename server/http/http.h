@@ -43,8 +43,6 @@ void http_stop(struct http_server *s);
 
 const char *http_method(const struct http_exchange *x);
 const char *http_path(const struct http_exchange *x);
-/* A query argument (?name=value, decoded), or NULL. Only valid in the handler's call. */
-const char *http_query(struct http_exchange *x, const char *name);
 /* The request body (NUL-terminated for convenience) and its length. */
 const char *http_body(const struct http_exchange *x, size_t *len);
 /* A request header (case-insensitive name), or NULL. Only valid in the handler's call. */
@@ -53,6 +51,18 @@ const char *http_header(struct http_exchange *x, const char *name);
  * when present (a trainer's own name for itself), else the peer's IPv4 address; cut to fit
  * buf (cap bytes). Returns buf. Only valid in the handler's call. */
 const char *http_client(struct http_exchange *x, char *buf, size_t cap);
+
+/* The peer's IPv4 address ("?" when unknown), and the X-Verdict-Client header (NULL when
+ * none), both read when the request arrived: valid from any thread until the reply. */
+const char *http_peer(const struct http_exchange *x);
+const char *http_label(const struct http_exchange *x);
+/* When the request arrived (CLOCK_MONOTONIC seconds): its latency at reply time. */
+double http_started(const struct http_exchange *x);
+/* A query-string argument (decoded; "" for `?name`), or NULL. Only valid in the handler's
+ * call. */
+const char *http_query(struct http_exchange *x, const char *name);
+/* A cookie of the Cookie header, or NULL. Only valid in the handler's call. */
+const char *http_cookie(struct http_exchange *x, const char *name);
 
 /* Answers the exchange with status and body (heap, taken over; may be NULL for empty). Call
  * exactly once, from any thread. */
@@ -73,8 +83,10 @@ int http_stream_write(struct http_exchange *x, const char *data, size_t len);
 /* Ends the body; the exchange must not be used afterwards. */
 void http_stream_end(struct http_exchange *x);
 
-/* Extra response header for the reply that follows (e.g. Retry-After); at most 8, each value
- * at most 255 bytes. */
+/* Extra response header for the reply that follows (e.g. Retry-After); at most
+ * HTTP_MAX_HEADERS, each value cut at HTTP_HEADER_VALUE - 1 bytes. */
+#define HTTP_MAX_HEADERS  8
+#define HTTP_HEADER_VALUE 384
 void http_add_header(struct http_exchange *x, const char *name, const char *value);
 
 #endif

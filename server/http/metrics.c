@@ -173,6 +173,20 @@ char *metrics_render(struct metrics *m, const struct metrics_gauges *g)
                g->queued, g->running, g->cells, g->gpu_cells, g->cells_replaced, g->cells_started,
                g->cells_max, g->cells_grown, g->cells_shrunk, g->cells_not_started, g->expired,
                g->cache_hits, g->cache_misses, g->cache_entries, g->cache_bytes);
+    buf_printf(&t,
+               "# HELP verdict_store_written_total Submissions and runs the results store "
+               "committed.\n"
+               "# TYPE verdict_store_written_total counter\nverdict_store_written_total %llu\n"
+               "# TYPE verdict_store_dropped_total counter\nverdict_store_dropped_total %llu\n"
+               "# TYPE verdict_store_errors_total counter\nverdict_store_errors_total %llu\n"
+               "# TYPE verdict_store_deleted_total counter\nverdict_store_deleted_total %llu\n"
+               "# TYPE verdict_store_queued gauge\nverdict_store_queued %llu\n"
+               "# TYPE verdict_store_db_bytes gauge\nverdict_store_db_bytes %lld\n"
+               "# HELP verdict_store_ok 1 while the store writes (0: its last write failed, or "
+               "it is off).\n"
+               "# TYPE verdict_store_ok gauge\nverdict_store_ok %d\n",
+               g->store_written, g->store_dropped, g->store_errors, g->store_deleted,
+               g->store_queued, g->store_db_bytes, g->store_enabled && g->store_ok);
     for (int h = 0; h < HIST_COUNT; h++) {
         struct hist *x = &m->hists[h];
         const char *n = hist_names[h];
