@@ -16,9 +16,34 @@ struct db_stmt {
     struct db *d;
 };
 
+/* SQLite's result codes as errnos: the disk is full (-ENOSPC), the database is locked by
+ * another connection (-EBUSY), the file is corrupt, not a database or unreadable (-EIO), a
+ * constraint failed (-EEXIST); anything else -EIO. */
+static int errno_of(int rc)
+{
+    switch (rc & 0xff) {
+    case SQLITE_FULL:
+        return -ENOSPC;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return -EBUSY;
+    case SQLITE_NOMEM:
+        return -ENOMEM;
+    case SQLITE_CONSTRAINT:
+        return -EEXIST;
+    case SQLITE_CANTOPEN:
+        return -ENOENT;
+    case SQLITE_READONLY:
+        return -EROFS;
+    default: /* SQLITE_CORRUPT, SQLITE_NOTADB, SQLITE_IOERR, ... */
+        return -EIO;
+    }
+}
+
 static int fail(struct db *d, char err[ERR_LEN], const char *what)
 {
-    return err_set(err, -EIO, "%s: %s", what, d && d->h ? sqlite3_errmsg(d->h) : "sqlite");
+    int rc = d && d->h ? errno_of(sqlite3_extended_errcode(d->h)) : -EIO;
+    return err_set(err, rc, "%s: %s", what, d && d->h ? sqlite3_errmsg(d->h) : "sqlite");
 }
 
 int db_open(const char *path, struct db **out, char err[ERR_LEN])
@@ -27,8 +52,9 @@ int db_open(const char *path, struct db **out, char err[ERR_LEN])
     if (!d)
         return err_set(err, -ENOMEM, "out of memory");
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-    if (sqlite3_open_v2(path, &d->h, flags, NULL) != SQLITE_OK) {
-        int rc = err_set(err, -EIO, "open %.150s: %s", path,
+    int orc = sqlite3_open_v2(path, &d->h, flags, NULL);
+    if (orc != SQLITE_OK) {
+        int rc = err_set(err, errno_of(orc), "open %.150s: %s", path,
                          d->h ? sqlite3_errmsg(d->h) : "out of memory");
         db_close(d);
         return rc;
@@ -50,9 +76,11 @@ int db_open(const char *path, struct db **out, char err[ERR_LEN])
 int db_exec(struct db *d, const char *sql, char err[ERR_LEN])
 {
     char *msg = NULL;
-    if (sqlite3_exec(d->h, sql, NULL, NULL, &msg) == SQLITE_OK)
+    int erc = sqlite3_exec(d->h, sql, NULL, NULL, &msg);
+    if (erc == SQLITE_OK)
         return 0;
-    int rc = err_set(err, -EIO, "sqlite: %s", msg ? msg : sqlite3_errmsg(d->h));
+    int rc = err_set(err, errno_of(sqlite3_extended_errcode(d->h)), "sqlite: %s",
+                     msg ? msg : sqlite3_errmsg(d->h));
     sqlite3_free(msg);
     return rc;
 }
@@ -83,6 +111,18 @@ int db_bind_int(struct db_stmt *s, int i, int64_t v)
     return sqlite3_bind_int64(s->h, i, v) == SQLITE_OK ? 0 : -EINVAL;
 }
 
+int db_bind_double(struct db_stmt *s, int i, double v)
+{
+    return sqlite3_bind_double(s->h, i, v) == SQLITE_OK ? 0 : -EINVAL;
+}
+
+int db_bind_blob(struct db_stmt *s, int i, const void *data, size_t len)
+{
+    int rc = data ? sqlite3_bind_blob64(s->h, i, data, len, SQLITE_TRANSIENT)
+                  : sqlite3_bind_null(s->h, i);
+    return rc == SQLITE_OK ? 0 : -EINVAL;
+}
+
 int db_step(struct db_stmt *s, char err[ERR_LEN])
 {
     int rc = sqlite3_step(s->h);
@@ -101,6 +141,23 @@ const char *db_text(struct db_stmt *s, int i)
 int64_t db_int(struct db_stmt *s, int i)
 {
     return sqlite3_column_int64(s->h, i);
+}
+
+double db_double(struct db_stmt *s, int i)
+{
+    return sqlite3_column_double(s->h, i);
+}
+
+const void *db_blob(struct db_stmt *s, int i, size_t *len)
+{
+    const void *p = sqlite3_column_blob(s->h, i);
+    *len = (size_t)sqlite3_column_bytes(s->h, i);
+    return p;
+}
+
+bool db_is_null(struct db_stmt *s, int i)
+{
+    return sqlite3_column_type(s->h, i) == SQLITE_NULL;
 }
 
 void db_reset(struct db_stmt *s)

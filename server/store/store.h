@@ -17,9 +17,9 @@
  * written: the transaction is committed (WAL, synchronous=NORMAL: a killed process loses
  * nothing committed; a power cut may lose the last transactions).
  *
- * The schema is versioned (PRAGMA user_version) and migrated forward on open; it lives in
- * the same database file as the dataset registry (server/datasets/dataset) unless the server
- * is given another.
+ * The schema is versioned (the row "store" of the table schema_version, since the file is
+ * shared) and migrated forward on open; it lives in the same database file as the dataset
+ * registry (server/datasets/dataset) unless the server is given another.
  */
 #ifndef VERDICT_STORE_H
 #define VERDICT_STORE_H
@@ -37,11 +37,11 @@
 #define STORE_MAX_LIMIT  500          /* rows one list query returns */
 
 struct store_config {
-    const char *path;       /* database file (":memory:" for tests of one process) */
-    int64_t retain_rows;    /* submissions kept (newest); 0: the default 100,000; <0: no cap */
-    int64_t retain_days;    /* days kept; 0: the default 30; <0: no age limit */
-    int batch_max;          /* records per transaction at most (0: 512) */
-    int64_t flush_ms;       /* the writer waits at most this long to fill a batch (0: 50) */
+    const char *path;    /* database file (":memory:" for tests of one process) */
+    int64_t retain_rows; /* submissions kept (newest); 0: the default 100,000; <0: no cap */
+    int64_t retain_days; /* days kept; 0: the default 30; <0: no age limit */
+    int batch_max;       /* records per transaction at most (0: 512) */
+    int64_t flush_ms;    /* the writer waits at most this long to fill a batch (0: 50) */
 };
 
 /* One judged request. Every pointer is borrowed for the call (store_put copies). */
@@ -54,8 +54,8 @@ struct store_submission {
     const char *dataset, *problem; /* NULL when none */
     const char *code;              /* the program's source (cut at STORE_MAX_CODE) */
     size_t code_len;
-    char code_sha256[65];          /* hex of the whole code */
-    const char *verdict;           /* the whole result's verdict name ("OK", "WA", ...) */
+    char code_sha256[65]; /* hex of the whole code */
+    const char *verdict;  /* the whole result's verdict name ("OK", "WA", ...) */
     double reward;
     int passed, total;
     int64_t cpu_ms, wall_ms; /* summed over the tests, ms */

@@ -1,0 +1,800 @@
+/*
+ * store: the results store's threads (store.h is the contract; the SQL is in store_sql.c).
+ *
+ * Theory of operation.
+ *
+ * Putting. store_put_* copy the record into a struct rec (code cut at STORE_MAX_CODE on a
+ * UTF-8 boundary, an oversized detail cut by dropping tests), take the store's lock, give the
+ * record the next id of its table (counters seeded at open from the largest id the table ever
+ * held), append it to the queue and return. The lock is held for a few pointer moves only:
+ * the writer never holds it while it talks to SQLite. A queue holding STORE_QUEUE records (or
+ * QUEUE_BYTES of them) drops the new record and counts it.
+ *
+ * Writing. One writer thread owns the writing connection. It waits for a first record, then
+ * at most flush_ms for batch_max of them (no wait when a flush or close is asked for), takes
+ * them off the queue (they count as queued while in flight) and inserts them in one
+ * transaction. After each commit it runs one retention step (at most STORE_RETAIN_STEP
+ * deletions in a transaction of their own), and keeps stepping while idle until retention has
+ * no more work; an idle writer wakes every minute to age rows out. Pages freed by retention
+ * are reused by the next inserts, and the WAL is checkpointed by SQLite every 1000 pages and
+ * cut back to 4 MiB (journal_size_limit), so the file stops growing once the cap is reached.
+ *
+ * Faults. A failed transaction is rolled back and the batch kept; the writer retries it with
+ * a doubling backoff (50 ms to 2 s) while the queue has room. It drops the batch (counted)
+ * when the queue is full, when a flush has waited for three tries, or when closing has used
+ * its few seconds. Each fault counts in errors, turns ok false and sets last_error; the first
+ * fault of each kind (disk full, locked, corrupt or unreadable, other) since the store last
+ * wrote is logged to stderr. After -EIO (corruption, an I/O error) the writer closes its
+ * connection and reopens the file at the next try. The first successful commit turns ok true.
+ *
+ * Reading. Queries go to a bounded queue served by the reader thread on a connection of its
+ * own (WAL: it reads the last committed state while the writer writes). An in-memory
+ * database (":memory:", tests) has one connection, shared under a lock.
+ */
+#include "server/store/store.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "server/store/store_internal.h"
+
+#define QUEUE_BYTES    (64u << 20) /* bytes of queued records before drops */
+#define READER_QUEUE   256         /* queries waiting for the reader */
+#define CLOSE_BUDGET   5000        /* ms store_close spends writing what is queued */
+#define AGE_CHECK_MS   60000       /* an idle writer looks for aged-out rows this often */
+#define BACKOFF_MIN_MS 50
+#define BACKOFF_MAX_MS 2000
+#define FLUSH_TRIES    3
+
+struct query {
+    struct query *next;
+    struct store_filter f;
+    store_answer_fn fn;
+    void *arg;
+    char strings[]; /* the filter's strings */
+};
+
+struct store {
+    char *path;
+    bool memory; /* one connection, shared under wlock */
+    int64_t retain_rows, retain_days, flush_ms;
+    int batch_max;
+
+    pthread_mutex_t lock; /* the queue, the counters, the stats */
+    pthread_cond_t wake;  /* the writer: records queued, flush, close */
+    pthread_cond_t done;  /* flushers: a batch done */
+    struct rec *head, *tail;
+    size_t count, bytes, inflight;
+    uint64_t put_seq, done_seq;
+    int flushers;
+    bool stopping;
+    int64_t stop_deadline; /* ms, monotonic */
+    int64_t next_sub, next_run;
+    struct store_stats st;
+    int last_rc;
+    unsigned logged; /* fault kinds logged since the last successful write */
+    bool retain_more;
+    pthread_t writer;
+
+    pthread_mutex_t wlock; /* the writer's connection (and the reader's, in memory) */
+    struct sql_writer w;
+    int64_t reopen_at; /* ms, monotonic: when a closed writer connection may reopen */
+    int64_t rows;      /* submissions kept, for retention by rows */
+
+    pthread_mutex_t rlock;
+    pthread_cond_t rwake;
+    struct query *qhead, *qtail;
+    int qcount;
+    bool rstop;
+    struct db *rdb;
+    pthread_t reader;
+};
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int64_t wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits on c (with the mutex held) until ms of CLOCK_MONOTONIC, or a signal. */
+static void wait_until(pthread_cond_t *c, pthread_mutex_t *m, int64_t ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000};
+    pthread_cond_timedwait(c, m, &ts);
+}
+
+static void init_cond(pthread_cond_t *c)
+{
+    pthread_condattr_t a;
+    pthread_condattr_init(&a);
+    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+    pthread_cond_init(c, &a);
+    pthread_condattr_destroy(&a);
+}
+
+/* ---- records ------------------------------------------------------------------------------ */
+
+static char *dup_str(const char *s, size_t *bytes)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) {
+        memcpy(d, s, n);
+        *bytes += n;
+    }
+    return d;
+}
+
+static void rec_free(struct rec *r)
+{
+    if (!r)
+        return;
+    free(r->dataset);
+    free(r->label);
+    free(r->route);
+    free(r->client);
+    free(r->language);
+    free(r->problem);
+    free(r->verdict);
+    free(r->detail);
+    free(r->code);
+    free(r->source);
+    free(r->model);
+    free(r->summary);
+    free(r->results);
+    free(r);
+}
+
+static void rec_free_list(struct rec *r)
+{
+    while (r) {
+        struct rec *next = r->next;
+        rec_free(r);
+        r = next;
+    }
+}
+
+/* The detail cut to STORE_MAX_DETAIL by keeping the tests that fit ("tests_dropped": how many
+ * were left out); NULL when it is not JSON or nothing fits. */
+static char *cut_detail(const char *text)
+{
+    struct json *d = json_parse(text), *out = json_object();
+    const struct json *tests = json_get(d, "tests"), *prior = json_get(d, "tests_dropped");
+    double dropped = 0;
+    json_num(prior, &dropped);
+    for (const struct json *m = json_first(d); out && m; m = json_next(m))
+        if (strcmp(json_key(m), "tests") != 0 && strcmp(json_key(m), "tests_dropped") != 0)
+            json_set(out, json_key(m), json_dup(m));
+    char *base = json_render(out, false);
+    size_t used = base ? strlen(base) + 64 : STORE_MAX_DETAIL;
+    free(base);
+    struct json *kept = json_set(out, "tests", json_array());
+    for (const struct json *t = json_first(tests); t; t = json_next(t)) {
+        char *one = used < STORE_MAX_DETAIL ? json_render(t, false) : NULL;
+        size_t n = one ? strlen(one) + 1 : STORE_MAX_DETAIL;
+        free(one);
+        if (used + n <= STORE_MAX_DETAIL) {
+            json_push(kept, json_dup(t));
+            used += n;
+        } else {
+            dropped++;
+        }
+    }
+    json_set_num(out, "tests_dropped", dropped);
+    char *text_out = d && used <= STORE_MAX_DETAIL ? json_render(out, false) : NULL;
+    json_free(out);
+    json_free(d);
+    return text_out;
+}
+
+static struct rec *rec_submission(const struct store_submission *sub)
+{
+    struct rec *r = calloc(1, sizeof(*r));
+    if (!r)
+        return NULL;
+    r->kind = REC_SUBMISSION;
+    r->at_ms = sub->at_ms > 0 ? sub->at_ms : wall_ms();
+    r->bytes = sizeof(*r);
+    r->route = dup_str(sub->route, &r->bytes);
+    r->client = dup_str(sub->client, &r->bytes);
+    r->label = dup_str(sub->label, &r->bytes);
+    r->language = dup_str(sub->language, &r->bytes);
+    r->dataset = dup_str(sub->dataset, &r->bytes);
+    r->problem = dup_str(sub->problem, &r->bytes);
+    r->verdict = dup_str(sub->verdict, &r->bytes);
+    if (sub->detail && strlen(sub->detail) > STORE_MAX_DETAIL) {
+        r->detail = cut_detail(sub->detail);
+        r->bytes += STORE_MAX_DETAIL;
+    } else {
+        r->detail = dup_str(sub->detail, &r->bytes);
+    }
+    size_t len = sub->code ? sub->code_len : 0, keep = len < STORE_MAX_CODE ? len : STORE_MAX_CODE;
+    while (keep > 0 && keep < len && ((unsigned char)sub->code[keep] & 0xc0) == 0x80)
+        keep--; /* not inside a UTF-8 sequence */
+    r->code = malloc(keep + 1);
+    if (r->code) {
+        memcpy(r->code, sub->code ? sub->code : "", keep);
+        r->code[keep] = '\0';
+        r->bytes += keep;
+    }
+    r->code_len = keep;
+    r->code_bytes = len;
+    snprintf(r->code_sha256, sizeof(r->code_sha256), "%s", sub->code_sha256);
+    r->reward = sub->reward;
+    r->passed = sub->passed;
+    r->total = sub->total;
+    r->cpu_ms = sub->cpu_ms;
+    r->wall_ms = sub->wall_ms;
+    r->memory_kib = sub->memory_kib;
+    r->compiled = sub->compiled;
+    r->cached = sub->cached;
+    if (!r->code || (sub->route && !r->route) || (sub->verdict && !r->verdict)) {
+        rec_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* pass_at_k's keys as "pass@k" (bench's summary says "1", "10"). */
+static struct json *pass_at_k(const struct json *pk)
+{
+    struct json *o = json_object();
+    for (const struct json *m = json_first(pk); o && m; m = json_next(m)) {
+        const char *k = json_key(m);
+        char key[64];
+        snprintf(key, sizeof(key), "%s%s", strspn(k, "0123456789") == strlen(k) ? "pass@" : "", k);
+        json_set(o, key, json_dup(m));
+    }
+    return o;
+}
+
+static struct rec *rec_run(struct json *doc)
+{
+    struct rec *r = calloc(1, sizeof(*r));
+    struct json *sum = json_object(), *res = json_object();
+    if (!r || !sum || !res)
+        goto fail;
+    r->kind = REC_RUN;
+    r->at_ms = wall_ms();
+    r->bytes = sizeof(*r);
+    r->dataset = dup_str(json_get_str(doc, "dataset"), &r->bytes);
+    r->label = dup_str(json_get_str(doc, "label"), &r->bytes);
+    r->model = dup_str(json_get_str(doc, "model"), &r->bytes);
+    r->source = dup_str(json_get_str(doc, "source"), &r->bytes);
+    static const char *const columns[] = {"id", "at", "dataset", "label", "model", "source"};
+    for (const struct json *m = json_first(doc); m; m = json_next(m)) {
+        const char *k = json_key(m);
+        bool column = false;
+        for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++)
+            column = column || strcmp(k, columns[i]) == 0;
+        if (strcmp(k, "results") == 0 || strcmp(k, "failed") == 0)
+            json_set(res, k, json_dup(m));
+        else if (strcmp(k, "pass_at_k") == 0)
+            json_set(sum, k, pass_at_k(m));
+        else if (!column)
+            json_set(sum, k, json_dup(m));
+    }
+    r->summary = json_render(sum, false);
+    r->results = json_render(res, false);
+    if (!r->summary || !r->results)
+        goto fail;
+    r->bytes += strlen(r->summary) + strlen(r->results);
+    json_free(sum);
+    json_free(res);
+    return r;
+fail:
+    json_free(sum);
+    json_free(res);
+    rec_free(r);
+    return NULL;
+}
+
+/* ---- the queue ------------------------------------------------------------------------------ */
+
+static int64_t enqueue(struct store *s, struct rec *r)
+{
+    pthread_mutex_lock(&s->lock);
+    if (s->stopping || s->count + s->inflight >= STORE_QUEUE || s->bytes + r->bytes > QUEUE_BYTES) {
+        s->st.dropped++;
+        pthread_mutex_unlock(&s->lock);
+        rec_free(r);
+        return -EAGAIN;
+    }
+    int64_t id = r->id = r->kind == REC_SUBMISSION ? s->next_sub++ : s->next_run++;
+    r->seq = ++s->put_seq;
+    r->queued_ms = mono_ms();
+    if (s->tail)
+        s->tail->next = r;
+    else
+        s->head = r;
+    s->tail = r;
+    s->count++;
+    s->bytes += r->bytes;
+    if (s->count == 1 || s->count == (size_t)s->batch_max)
+        pthread_cond_signal(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+    return id;
+}
+
+int64_t store_put_submission(struct store *s, const struct store_submission *sub)
+{
+    if (!s || !sub)
+        return -EINVAL;
+    struct rec *r = rec_submission(sub);
+    if (!r) {
+        pthread_mutex_lock(&s->lock);
+        s->st.dropped++;
+        pthread_mutex_unlock(&s->lock);
+        return -ENOMEM;
+    }
+    return enqueue(s, r);
+}
+
+int64_t store_put_run(struct store *s, struct json *doc)
+{
+    if (!s || !json_is_object(doc)) {
+        json_free(doc);
+        return -EINVAL;
+    }
+    struct rec *r = rec_run(doc);
+    json_free(doc);
+    if (!r) {
+        pthread_mutex_lock(&s->lock);
+        s->st.dropped++;
+        pthread_mutex_unlock(&s->lock);
+        return -ENOMEM;
+    }
+    return enqueue(s, r);
+}
+
+/* Takes up to batch_max records off the queue (lock held); *last: the last one's seq. */
+static struct rec *take_batch(struct store *s, size_t *n, uint64_t *last)
+{
+    struct rec *first = s->head, *r = first, *prev = NULL;
+    *n = 0;
+    while (r && *n < (size_t)s->batch_max) {
+        s->bytes -= r->bytes;
+        *last = r->seq;
+        prev = r;
+        r = r->next;
+        (*n)++;
+    }
+    if (prev)
+        prev->next = NULL;
+    s->head = r;
+    if (!r)
+        s->tail = NULL;
+    s->count -= *n;
+    s->inflight = *n;
+    return first;
+}
+
+/* ---- the writer ----------------------------------------------------------------------------- */
+
+static void update_size(struct store *s)
+{
+    if (s->memory)
+        return;
+    struct stat a, b;
+    char wal[4200];
+    snprintf(wal, sizeof(wal), "%s-wal", s->path);
+    int64_t bytes = (stat(s->path, &a) == 0 ? a.st_size : 0) + (stat(wal, &b) == 0 ? b.st_size : 0);
+    pthread_mutex_lock(&s->lock);
+    s->st.db_bytes = bytes;
+    pthread_mutex_unlock(&s->lock);
+}
+
+static unsigned fault_kind(int rc)
+{
+    return rc == -ENOSPC ? 1u : rc == -EBUSY ? 2u : rc == -EIO ? 4u : 8u;
+}
+
+/* Counts a fault (lock held) and logs the first of its kind. */
+static void note_fault(struct store *s, int rc, const char *err, const char *doing)
+{
+    s->st.errors++;
+    s->st.ok = false;
+    s->last_rc = rc;
+    snprintf(s->st.last_error, sizeof(s->st.last_error), "%s: %s", doing, err);
+    if (!(s->logged & fault_kind(rc))) {
+        s->logged |= fault_kind(rc);
+        fprintf(stderr, "verdict: store: %s: %s (%s; retrying)\n", s->path, s->st.last_error,
+                rc == -ENOSPC  ? "the disk is full"
+                : rc == -EBUSY ? "the database is locked"
+                : rc == -EIO   ? "the database is corrupt or unreadable: reopening it"
+                               : "write failed");
+    }
+}
+
+static void note_written(struct store *s, size_t n)
+{
+    if (s->logged)
+        fprintf(stderr, "verdict: store: %s: writing again\n", s->path);
+    s->logged = 0;
+    s->st.written += n;
+    s->st.batches++;
+    s->st.ok = true;
+    s->last_rc = 0;
+}
+
+/* The writer's connection, (re)opened when a fault closed it. wlock held. */
+static int writer_ready(struct store *s, char err[ERR_LEN])
+{
+    if (s->w.db)
+        return 0;
+    if (mono_ms() < s->reopen_at)
+        return err_set(err, -EIO, "the database could not be reopened; trying again soon");
+    int rc = sql_writer_open(&s->w, s->path, err);
+    if (rc == 0)
+        rc = db_exec(s->w.db, "PRAGMA busy_timeout = 1000", err);
+    if (rc < 0) {
+        sql_writer_close(&s->w);
+        s->reopen_at = mono_ms() + BACKOFF_MAX_MS;
+    }
+    return rc;
+}
+
+/* A fault: with -EIO, the file connection closed, to be reopened. wlock held. */
+static void writer_fault(struct store *s, int rc)
+{
+    if (rc == -EIO && !s->memory && s->w.db) {
+        sql_writer_close(&s->w);
+        s->reopen_at = 0;
+    }
+}
+
+static void retain_step(struct store *s)
+{
+    int64_t cap = s->retain_rows, cutoff = 0, deleted = 0;
+    if (s->retain_days > 0)
+        cutoff = wall_ms() - s->retain_days * 86400000LL;
+    bool more = false;
+    char err[ERR_LEN];
+    pthread_mutex_lock(&s->wlock);
+    int rc = writer_ready(s, err);
+    if (rc == 0)
+        rc = sql_retain(&s->w, cap, cutoff, &s->rows, &deleted, &more, err);
+    if (rc < 0)
+        writer_fault(s, rc);
+    pthread_mutex_unlock(&s->wlock);
+    pthread_mutex_lock(&s->lock);
+    if (rc < 0)
+        note_fault(s, rc, err, "retention");
+    s->st.deleted += (uint64_t)deleted;
+    s->retain_more = rc == 0 && more;
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* Whether to stop retrying a failed batch (lock held). */
+static bool give_up(struct store *s, int tries)
+{
+    return s->count + s->inflight >= STORE_QUEUE || (s->flushers > 0 && tries >= FLUSH_TRIES) ||
+           (s->stopping && mono_ms() >= s->stop_deadline);
+}
+
+/* Writes one batch, retrying with backoff; then frees it and counts it written or dropped. */
+static void write_batch(struct store *s, struct rec *batch, size_t n)
+{
+    int64_t subs = 0;
+    for (struct rec *r = batch; r; r = r->next)
+        subs += r->kind == REC_SUBMISSION;
+    for (int tries = 1;; tries++) {
+        char err[ERR_LEN];
+        pthread_mutex_lock(&s->wlock);
+        int rc = writer_ready(s, err);
+        if (rc == 0)
+            rc = sql_insert(&s->w, batch, err);
+        if (rc < 0)
+            writer_fault(s, rc);
+        else
+            s->rows += subs;
+        pthread_mutex_unlock(&s->wlock);
+        pthread_mutex_lock(&s->lock);
+        if (rc == 0) {
+            note_written(s, n);
+            pthread_mutex_unlock(&s->lock);
+            break;
+        }
+        note_fault(s, rc, err, "write");
+        if (give_up(s, tries)) {
+            s->st.dropped += n;
+            pthread_mutex_unlock(&s->lock);
+            break;
+        }
+        int64_t backoff = BACKOFF_MIN_MS << (tries < 6 ? tries - 1 : 5);
+        wait_until(&s->wake, &s->lock,
+                   mono_ms() + (backoff < BACKOFF_MAX_MS ? backoff : BACKOFF_MAX_MS));
+        pthread_mutex_unlock(&s->lock);
+    }
+    rec_free_list(batch);
+    update_size(s);
+}
+
+/* Closing past its budget: what is still queued is dropped (lock held). */
+static void drop_queue(struct store *s)
+{
+    s->st.dropped += s->count;
+    rec_free_list(s->head);
+    s->head = s->tail = NULL;
+    s->count = s->bytes = 0;
+    s->done_seq = s->put_seq;
+    pthread_cond_broadcast(&s->done);
+}
+
+static void *writer_main(void *arg)
+{
+    struct store *s = arg;
+    int64_t age_check = mono_ms() + AGE_CHECK_MS;
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        if (s->stopping && (!s->head || mono_ms() >= s->stop_deadline)) {
+            drop_queue(s);
+            break;
+        }
+        if (!s->head) {
+            if (!s->retain_more && mono_ms() >= age_check) {
+                s->retain_more = true;
+                age_check = mono_ms() + AGE_CHECK_MS;
+            }
+            if (s->retain_more) {
+                pthread_mutex_unlock(&s->lock);
+                retain_step(s);
+                pthread_mutex_lock(&s->lock);
+            } else {
+                wait_until(&s->wake, &s->lock, age_check);
+            }
+            continue;
+        }
+        int64_t until = s->head->queued_ms + s->flush_ms;
+        while (s->head && s->count < (size_t)s->batch_max && !s->stopping && !s->flushers &&
+               mono_ms() < until)
+            wait_until(&s->wake, &s->lock, until);
+        size_t n;
+        uint64_t last = 0;
+        struct rec *batch = take_batch(s, &n, &last);
+        pthread_mutex_unlock(&s->lock);
+        write_batch(s, batch, n);
+        pthread_mutex_lock(&s->lock);
+        s->inflight = 0;
+        s->done_seq = last;
+        pthread_cond_broadcast(&s->done);
+        pthread_mutex_unlock(&s->lock);
+        retain_step(s);
+        pthread_mutex_lock(&s->lock);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+int store_flush(struct store *s)
+{
+    if (!s)
+        return 0;
+    pthread_mutex_lock(&s->lock);
+    uint64_t target = s->put_seq;
+    s->flushers++;
+    pthread_cond_signal(&s->wake);
+    while (s->done_seq < target)
+        pthread_cond_wait(&s->done, &s->lock);
+    s->flushers--;
+    int rc = s->last_rc;
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+void store_get_stats(struct store *s, struct store_stats *st)
+{
+    pthread_mutex_lock(&s->lock);
+    *st = s->st;
+    st->queued = s->count + s->inflight;
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* ---- the reader ----------------------------------------------------------------------------- */
+
+static void answer(struct store *s, struct query *q)
+{
+    char why[ERR_LEN] = "";
+    struct json *doc = NULL;
+    int rc;
+    if (s->memory) {
+        pthread_mutex_lock(&s->wlock);
+        rc = s->w.db ? sql_query(s->w.db, &q->f, &doc, why) : -EIO;
+        pthread_mutex_unlock(&s->wlock);
+    } else {
+        rc = s->rdb ? 0 : db_open(s->path, &s->rdb, why);
+        if (rc == 0)
+            rc = db_exec(s->rdb, "PRAGMA busy_timeout = 1000", why);
+        if (rc == 0)
+            rc = sql_query(s->rdb, &q->f, &doc, why);
+        if (rc == -EIO) { /* corrupt, or replaced: open it afresh next time */
+            db_close(s->rdb);
+            s->rdb = NULL;
+        }
+    }
+    if (rc == 0)
+        q->fn(q->arg, doc, 200, NULL);
+    else
+        q->fn(q->arg, NULL, rc > 0 ? rc : rc == -EINVAL ? 400 : 503, why[0] ? why : "store fault");
+}
+
+static void *reader_main(void *arg)
+{
+    struct store *s = arg;
+    pthread_mutex_lock(&s->rlock);
+    for (;;) {
+        while (!s->qhead && !s->rstop)
+            pthread_cond_wait(&s->rwake, &s->rlock);
+        struct query *q = s->qhead;
+        if (!q)
+            break;
+        s->qhead = q->next;
+        if (!s->qhead)
+            s->qtail = NULL;
+        s->qcount--;
+        pthread_mutex_unlock(&s->rlock);
+        answer(s, q);
+        free(q);
+        pthread_mutex_lock(&s->rlock);
+    }
+    pthread_mutex_unlock(&s->rlock);
+    return NULL;
+}
+
+static const char *copy_into(char **p, const char *str)
+{
+    if (!str)
+        return NULL;
+    size_t n = strlen(str) + 1;
+    memcpy(*p, str, n);
+    const char *out = *p;
+    *p += n;
+    return out;
+}
+
+void store_query(struct store *s, const struct store_filter *f, store_answer_fn fn, void *arg)
+{
+    const char *strs[] = {f->language, f->verdict, f->dataset, f->route, f->client, f->problem};
+    size_t len = 0;
+    for (size_t i = 0; i < 6; i++)
+        len += strs[i] ? strlen(strs[i]) + 1 : 0;
+    struct query *q = s ? malloc(sizeof(*q) + len) : NULL;
+    if (!q) {
+        fn(arg, NULL, 503, s ? "out of memory" : "the store is off");
+        return;
+    }
+    q->next = NULL;
+    q->f = *f;
+    q->fn = fn;
+    q->arg = arg;
+    char *p = q->strings;
+    q->f.language = copy_into(&p, f->language);
+    q->f.verdict = copy_into(&p, f->verdict);
+    q->f.dataset = copy_into(&p, f->dataset);
+    q->f.route = copy_into(&p, f->route);
+    q->f.client = copy_into(&p, f->client);
+    q->f.problem = copy_into(&p, f->problem);
+    pthread_mutex_lock(&s->rlock);
+    if (s->rstop || s->qcount >= READER_QUEUE) {
+        pthread_mutex_unlock(&s->rlock);
+        free(q);
+        fn(arg, NULL, 503, "the store is busy (too many queries waiting)");
+        return;
+    }
+    if (s->qtail)
+        s->qtail->next = q;
+    else
+        s->qhead = q;
+    s->qtail = q;
+    s->qcount++;
+    pthread_cond_signal(&s->rwake);
+    pthread_mutex_unlock(&s->rlock);
+}
+
+/* ---- open and close ------------------------------------------------------------------------- */
+
+static void store_free(struct store *s)
+{
+    sql_writer_close(&s->w);
+    db_close(s->rdb);
+    pthread_mutex_destroy(&s->lock);
+    pthread_mutex_destroy(&s->wlock);
+    pthread_mutex_destroy(&s->rlock);
+    pthread_cond_destroy(&s->wake);
+    pthread_cond_destroy(&s->done);
+    pthread_cond_destroy(&s->rwake);
+    free(s->path);
+    free(s);
+}
+
+static void make_dir_of(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof(dir), "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) { /* one level, like the dataset registry (/var/lib/verdict) */
+        *slash = '\0';
+        mkdir(dir, 0755);
+    }
+}
+
+int store_open(const struct store_config *cfg, struct store **out, char err[ERR_LEN])
+{
+    struct store *s = calloc(1, sizeof(*s));
+    if (!s || !(s->path = strdup(cfg->path ? cfg->path : ":memory:"))) {
+        free(s);
+        return err_set(err, -ENOMEM, "out of memory");
+    }
+    s->memory = strcmp(s->path, ":memory:") == 0;
+    s->retain_rows = cfg->retain_rows == 0 ? 100000 : cfg->retain_rows < 0 ? -1 : cfg->retain_rows;
+    s->retain_days = cfg->retain_days == 0 ? 30 : cfg->retain_days;
+    s->batch_max = cfg->batch_max > 0 ? cfg->batch_max : 512;
+    s->flush_ms = cfg->flush_ms > 0 ? cfg->flush_ms : 50;
+    s->st.ok = true;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_mutex_init(&s->wlock, NULL);
+    pthread_mutex_init(&s->rlock, NULL);
+    init_cond(&s->wake);
+    init_cond(&s->done);
+    init_cond(&s->rwake);
+    if (!s->memory)
+        make_dir_of(s->path);
+    int rc = sql_writer_open(&s->w, s->path, err);
+    if (rc == 0)
+        rc = db_exec(s->w.db, "PRAGMA busy_timeout = 1000", err);
+    if (rc == 0)
+        rc = sql_seed(s->w.db, &s->next_sub, &s->next_run, &s->rows, err);
+    if (rc == 0 && !s->memory)
+        rc = db_open(s->path, &s->rdb, err);
+    s->retain_more = true; /* a first look at what the settings retain */
+    if (rc == 0 && pthread_create(&s->writer, NULL, writer_main, s) != 0)
+        rc = err_set(err, -EAGAIN, "cannot start the store's writer thread");
+    if (rc == 0 && pthread_create(&s->reader, NULL, reader_main, s) != 0) {
+        pthread_mutex_lock(&s->lock);
+        s->stopping = true;
+        pthread_cond_signal(&s->wake);
+        pthread_mutex_unlock(&s->lock);
+        pthread_join(s->writer, NULL);
+        rc = err_set(err, -EAGAIN, "cannot start the store's reader thread");
+    }
+    if (rc < 0) {
+        store_free(s);
+        return rc;
+    }
+    update_size(s);
+    *out = s;
+    return 0;
+}
+
+void store_close(struct store *s)
+{
+    if (!s)
+        return;
+    pthread_mutex_lock(&s->lock);
+    s->stopping = true;
+    s->stop_deadline = mono_ms() + CLOSE_BUDGET;
+    pthread_cond_broadcast(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+    pthread_join(s->writer, NULL);
+    pthread_mutex_lock(&s->rlock);
+    s->rstop = true;
+    pthread_cond_broadcast(&s->rwake);
+    pthread_mutex_unlock(&s->rlock);
+    pthread_join(s->reader, NULL);
+    store_free(s);
+}
