@@ -55,9 +55,8 @@ static bool token_ok(const char *t)
     return true;
 }
 
-/* GET /?token=T: the token goes into an HttpOnly cookie and the browser to / (without the
- * token in its address bar and history). Whether it is the right one is decided on that
- * next request, like any other. */
+/* GET /?token=T: the server's token goes into an HttpOnly cookie and the browser to / (without
+ * the token in its address bar and history); another is 401 and sets nothing. */
 static void keep_token(struct api *a, struct http_exchange *x, const char *token)
 {
     if (!token_ok(token)) {
@@ -72,6 +71,11 @@ static void keep_token(struct api *a, struct http_exchange *x, const char *token
                      " printable ASCII characters, no space, quote, comma, semicolon or "
                      "backslash");
         api_reply_json(a, x, 422, d);
+        return;
+    }
+    if (!api_token_matches(a, token)) {
+        http_add_header(x, "WWW-Authenticate", "Bearer");
+        api_reply_detail(a, x, 401, "not this server's dashboard token (--dashboard-token)");
         return;
     }
     char cookie[DASHBOARD_TOKEN_MAX + 96];
