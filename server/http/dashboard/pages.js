@@ -338,8 +338,9 @@
 
   /* A line diff of expected against actual (longest common subsequence). */
   function diffLines(a, b) {
-    const A = a.split("\n"),
-      B = b.split("\n");
+    const lines = (t) => (t.endsWith("\n") ? t.slice(0, -1) : t).split("\n"); /* a final newline is no line */
+    const A = lines(a),
+      B = lines(b);
     if (A.length * B.length > 250000) return null;
     const n = A.length,
       m = B.length;
@@ -364,7 +365,7 @@
 
   function diffView(expected, actual) {
     const d = diffLines(expected || "", actual || "");
-    const same = (expected || "") === (actual || "");
+    const same = d ? d.every(([op]) => op === " ") : (expected || "") === (actual || "");
     const box = h(
       "div",
       { class: "out diff-box" },
@@ -463,7 +464,7 @@
             ["Wall", f.ms(t.wall_ms)],
             ["Memory", f.kib(t.memory_kib)],
             t.exit_code !== undefined ? ["Exit code", f.str(t.exit_code)] : null,
-            t.signal !== undefined && t.signal !== null ? ["Signal", String(t.signal)] : null,
+            t.signal ? ["Signal", String(t.signal)] : null,
             t.reason ? ["Reason", t.reason] : null,
           ],
           "facts compact"
