@@ -6,6 +6,7 @@ checks that the DOM shows them, that the printed markup stays text and never run
 runs compare, that the keyboard reaches the navigation and that a phone-sized window does not
 overflow. Screenshots of every page, light and dark, go to $VERDICT_SCREENSHOTS (default: a
 temporary directory), whose path is printed."""
+import base64
 import importlib.util
 import json
 import os
@@ -209,6 +210,13 @@ def csp_violations(d):
             if "Content Security Policy" in e["message"] or "Refused to" in e["message"]]
 
 
+def full_page(d, path):
+    """A screenshot of the whole page, below the fold too."""
+    shot = d.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
+    with open(path, "wb") as f:
+        f.write(base64.b64decode(shot["data"]))
+
+
 def no_overflow(d):
     return d.execute_script(
         "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
@@ -333,6 +341,7 @@ def test_datasets(sent, browser):
     row.find_element(By.CSS_SELECTOR, "a").click()
     wait(d, lambda d: d.find_element(By.ID, "main").get_attribute("data-page") == "dataset"
          and d.find_element(By.ID, "main").get_attribute("data-ready") == "1", "the dataset page")
+    assert text(d, "#problem-count") == "3"
     probs = d.find_elements(By.CSS_SELECTOR, "table.problems tbody tr")
     assert [p.find_element(By.CSS_SELECTOR, "th").text for p in probs] == [f"HumanEval/{i}" for i in range(3)]
     assert [c.text for c in probs[0].find_elements(By.CSS_SELECTOR, "td")][:3] == ["1", "1", "100.0%"]
@@ -435,14 +444,14 @@ def test_phone_and_screenshots(sent, browser, shots):
                         assert toggle.is_displayed()
                         assert not d.find_element(By.CSS_SELECTOR, "#nav a").is_displayed()
                     path = os.path.join(shots, f"{size}-{theme}-{name}.png")
-                    assert d.save_screenshot(path), path
+                    full_page(d, path)
                     saved.append(path)
             if size == "phone":  # the collapsed menu opens
                 d.find_element(By.ID, "menu-toggle").click()
                 assert d.find_element(By.CSS_SELECTOR, "#nav a").is_displayed()
                 assert d.find_element(By.ID, "menu-toggle").get_attribute("aria-expanded") == "true"
                 path = os.path.join(shots, "phone-dark-menu.png")
-                d.save_screenshot(path)
+                assert d.save_screenshot(path), path
                 saved.append(path)
     finally:
         d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})

@@ -419,7 +419,7 @@
           ["Wall", f.ms(r.wall_ms)],
           ["Memory", f.kib(r.memory_kib)],
           ["Compiled", r.compiled === null || r.compiled === undefined ? "–" : r.compiled ? (r.cached ? "yes (cached)" : "yes") : "no"],
-          ["Code", `${f.num(r.code_bytes)} bytes, sha256 ${f.str(r.code_sha256).slice(0, 16)}…`],
+          ["Code", h("span", null, `${f.num(r.code_bytes)} bytes`, h("br"), h("span", { class: "sha", title: f.str(r.code_sha256) }, `sha256 ${f.str(r.code_sha256).slice(0, 12)}…`))],
         ]),
         d.message ? h("p", { class: "message" }, d.message) : null
       )
@@ -431,7 +431,7 @@
         codeBlock(r.code || "", r.language || "", `Code of submission ${r.id}`)
       )
     );
-    if (d.compile) {
+    if (d.compile && (d.compile.compiled || d.compile.output)) {
       const c = d.compile;
       main.append(
         section(
@@ -448,7 +448,8 @@
     }
     if (d.limits) {
       const l = d.limits;
-      main.append(section("Limits", V.dl([["CPU", f.ms(l.cpu_ms)], ["Wall", f.ms(l.wall_ms)], ["Memory", f.kib(l.memory_kib)]])));
+      const lim = (v, fn) => (v ? fn(v) : "the language's default");
+      main.append(section("Limits", V.dl([["CPU", lim(l.cpu_ms, f.ms)], ["Wall", lim(l.wall_ms, f.ms)], ["Memory", lim(l.memory_kib, f.kib)]])));
     }
     const tests = d.tests || [];
     const ts = h("section", { class: "panel", id: "tests" }, h("h2", null, `Tests (${tests.length}${d.tests_dropped ? ` shown, ${d.tests_dropped} more not kept` : ""})`));
@@ -531,7 +532,7 @@
         "Summary",
         V.dl([
           ["Format", f.str(d.format)],
-          ["Problems", f.num(d.problems)],
+          ["Problems", h("span", { id: "problem-count" }, f.num(Array.isArray(d.problems) ? d.problems.length : d.problems))],
           ["Submissions", h("a", { href: `#/submissions?dataset=${encodeURIComponent(name)}` }, f.num(d.submissions))],
           ["Passed", f.num(d.passed)],
           ["Pass rate", rate(d.passed, d.submissions)],
