@@ -459,3 +459,40 @@ def test_phone_and_screenshots(sent, browser, shots):
     print(f"\n{len(saved)} screenshots in {shots}")
     assert len(saved) == 4 * len(pages) + 1
     no_injection(d)
+
+
+TOKEN = "dash-T0ken_for.the~test"
+
+
+@pytest.fixture(scope="module")
+def guarded():
+    s = Server(cells=1, extra=("--dashboard-token", TOKEN))
+    yield s
+    code, left = s.stop()
+    assert code == 0 and not left
+
+
+def test_token_link_sets_the_cookie(guarded, browser):
+    u = guarded.url
+    for path in ("/", "/assets/app.js", "/v1/stats"):
+        r = requests.get(u + path, timeout=10)
+        assert r.status_code == 401 and r.json()["detail"], (path, r.status_code)
+        assert "Content-Security-Policy" in r.headers or path == "/v1/stats"
+    wrong = requests.get(u + "/?token=nope", timeout=10, allow_redirects=False)
+    assert wrong.status_code == 401 and "Set-Cookie" not in wrong.headers
+    r = requests.get(f"{u}/?token={TOKEN}", timeout=10, allow_redirects=False)
+    assert r.status_code == 303 and r.headers["Location"] == "/"
+    assert r.headers["Set-Cookie"] == f"verdict_token={TOKEN}; HttpOnly; SameSite=Strict; Path=/"
+    assert requests.get(u + "/", headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10).status_code == 200
+    assert requests.get(u + "/v1/ping", timeout=10).status_code == 200  # judging stays open
+    # The browser follows the link: the cookie, then the page and its JSON with it.
+    d = browser
+    d.get("about:blank")
+    d.get(f"{u}/?token={TOKEN}")
+    wait(d, lambda d: d.execute_script(
+        "const m = document.getElementById('main');"
+        "return m && m.dataset.page === 'overview' && !!m.dataset.updated;"), "the guarded overview")
+    assert d.current_url == u + "/"  # the token left the address bar
+    assert "verdict_token" not in d.execute_script("return document.cookie")  # HttpOnly
+    assert not d.find_elements(By.CSS_SELECTOR, ".overview-error .error")
+    d.delete_all_cookies()
