@@ -50,14 +50,23 @@
     const stamp = h("p", { class: "muted", id: "stats-stamp" }, "loading…");
     main.append(stamp, err, cards, section("Over the last 15 minutes", charts), section("Verdicts by language and by route", mixes));
 
-    function card(name, value, sub, id, warn) {
-      return h(
-        "div",
-        { class: "card" + (warn ? " warn" : ""), id },
-        h("div", { class: "card-name" }, name),
-        h("div", { class: "card-value" }, value),
-        sub ? h("div", { class: "card-sub" }, sub) : null
-      );
+    /* The cards are made once and their numbers updated in place, so that the live region
+     * announces what changed, not the whole set every 2 s. */
+    const made = {};
+    function card(id, name, value, sub, warn) {
+      let c = made[id];
+      if (!c) {
+        c = made[id] = {
+          box: h("div", { class: "card", id }),
+          value: h("div", { class: "card-value" }),
+          sub: h("div", { class: "card-sub" }),
+        };
+        c.box.append(h("div", { class: "card-name" }, name), c.value, c.sub);
+        cards.append(c.box);
+      }
+      if (c.value.textContent !== value) c.value.textContent = value;
+      if (c.sub.textContent !== (sub || "")) c.sub.textContent = sub || "";
+      c.box.classList.toggle("warn", !!warn);
     }
 
     function draw(st) {
@@ -65,23 +74,21 @@
       const c = st.cells || {};
       const lat = st.latency_ms || {};
       const store = st.store || {};
-      V.clear(cards).append(
-        card("Throughput", `${f.num(st.throughput_rps, 1)} /s`, "judged, last 60 s", "card-throughput"),
-        card("Latency p50 / p90 / p99", `${f.ms(lat.p50)} / ${f.ms(lat.p90)} / ${f.ms(lat.p99)}`, "last 60 s", "card-latency"),
-        card("Queue", `${f.num(q.queued)} queued`, `${f.num(q.running)} running of ${f.num(q.capacity)}`, "card-queue"),
-        card("In flight", f.num(st.in_flight), null, "card-inflight"),
-        card("Cells busy", `${f.num(c.busy)} / ${f.num(c.started)}`, `up to ${f.num(c.max)}`, "card-cells"),
-        card("Sandbox errors", f.num(st.sandbox_errors), "SE over the window", "card-se", st.sandbox_errors > 0),
-        card(
-          "Store",
-          !store.enabled ? "off" : store.ok ? "ok" : "failing",
-          store.enabled
-            ? `${f.num(store.written)} written, ${f.num(store.queued)} queued, ${f.num(store.dropped)} dropped, ${f.num(store.errors)} errors, ${f.bytes(store.db_bytes)}` +
-                (store.last_error ? ` — ${store.last_error}` : "")
-            : "--store off: nothing kept",
-          "card-store",
-          store.enabled && !store.ok
-        )
+      card("card-throughput", "Throughput", `${f.num(st.throughput_rps, 1)} /s`, "judged, last 60 s");
+      card("card-latency", "Latency p50 / p90 / p99", `${f.ms(lat.p50)} / ${f.ms(lat.p90)} / ${f.ms(lat.p99)}`, "last 60 s");
+      card("card-queue", "Queue", `${f.num(q.queued)} queued`, `${f.num(q.running)} running of ${f.num(q.capacity)}`);
+      card("card-inflight", "In flight", f.num(st.in_flight), "");
+      card("card-cells", "Cells busy", `${f.num(c.busy)} / ${f.num(c.started)}`, `up to ${f.num(c.max)}`);
+      card("card-se", "Sandbox errors", f.num(st.sandbox_errors), "SE over the window", st.sandbox_errors > 0);
+      card(
+        "card-store",
+        "Store",
+        !store.enabled ? "off" : store.ok ? "ok" : "failing",
+        store.enabled
+          ? `${f.num(store.written)} written, ${f.num(store.queued)} queued, ${f.num(store.dropped)} dropped, ${f.num(store.errors)} errors, ${f.bytes(store.db_bytes)}` +
+              (store.last_error ? ` — ${store.last_error}` : "")
+          : "--store off: nothing kept",
+        store.enabled && !store.ok
       );
       const series = st.series || [];
       const t = series.map((b) => b.t);
@@ -156,8 +163,15 @@
       sel.value = params.get(name) || "";
       return sel;
     };
+    const langInput = text("language", "e.g. python");
+    langInput.setAttribute("list", "language-names");
+    const names = h("datalist", { id: "language-names" });
+    V.api("/v1/languages")
+      .then((ls) => names.append(...ls.filter((l) => l.available).map((l) => h("option", { value: l.name }))))
+      .catch(() => {}); /* a suggestion list only */
     form.append(
-      field("language", "Language", text("language", "e.g. python")),
+      field("language", "Language", langInput),
+      names,
       field("verdict", "Verdict", select("verdict", VERDICTS)),
       field("route", "Route", select("route", ROUTES)),
       field("dataset", "Dataset", text("dataset", "")),
