@@ -26,6 +26,7 @@
 #include "server/http/request.h"
 #include "server/judge/engine.h"
 #include "server/judge/judge.h"
+#include "server/store/store.h"
 #include "server/util/slurp.h"
 #include "server/util/strset.h"
 
@@ -351,6 +352,8 @@ static void *worker(void *arg)
     char err[ERR_LEN];
     if (!b->local && client_new(b->o->server, &c, err) < 0)
         return NULL;
+    if (c && b->o->label) /* the run's submissions carry its label in the server's store */
+        client_header(c, "X-Verdict-Client", b->o->label);
     for (;;) {
         int i = atomic_fetch_add(&b->next, 1);
         if (i >= b->nsamples || atomic_load(&stopping))
@@ -606,6 +609,135 @@ static void bench_run(struct bench *b, long jobs)
     progress(b, tty, true);
 }
 
+/* ---- the run's record ---------------------------------------------------------------------- */
+
+/* Per problem with a judged sample: task_id, language (its first sample's), samples, passed,
+ * verdicts. */
+static struct json *per_problem(const struct bench *b)
+{
+    struct json *arr = json_array();
+    int *counts = calloc((size_t)b->nproblems * VERDICT_COUNT, sizeof(int));
+    int *passed = calloc((size_t)b->nproblems, sizeof(int));
+    const char **lang = calloc((size_t)b->nproblems, sizeof(*lang));
+    for (int i = 0; counts && passed && lang && i < b->nsamples; i++) {
+        const struct sample *s = &b->samples[i];
+        if (!s->done)
+            continue;
+        counts[s->problem * VERDICT_COUNT + (int)s->verdict]++;
+        passed[s->problem] += s->passed;
+        if (!lang[s->problem])
+            lang[s->problem] = s->language;
+    }
+    for (int p = 0; counts && passed && lang && p < b->nproblems; p++) {
+        const int *c = &counts[p * VERDICT_COUNT];
+        int n = 0;
+        for (int v = 0; v < VERDICT_COUNT; v++)
+            n += c[v];
+        if (n == 0)
+            continue;
+        struct json *o = json_push(arr, json_object());
+        json_set_str(o, "task_id", b->ids[p]);
+        if (lang[p])
+            json_set_str(o, "language", lang[p]);
+        json_set_num(o, "samples", n);
+        json_set_num(o, "passed", passed[p]);
+        struct json *mix = json_set(o, "verdicts", json_object());
+        for (int v = 0; v < VERDICT_COUNT; v++)
+            if (c[v])
+                json_set_num(mix, verdict_name((enum verdict)v), c[v]);
+    }
+    free(counts);
+    free(passed);
+    free(lang);
+    return arr;
+}
+
+/* Puts the run into the store at db (no retention from here: that is the server's). */
+static int64_t record_local(const char *db, struct json *doc, char err[ERR_LEN])
+{
+    struct store *s;
+    int rc = store_open(&(struct store_config){.path = db, .retain_rows = -1, .retain_days = -1},
+                        &s, err);
+    if (rc < 0) {
+        json_free(doc);
+        return rc;
+    }
+    int64_t id = store_put_run(s, doc);
+    rc = store_flush(s);
+    if (id > 0 && rc < 0) {
+        struct store_stats st;
+        store_get_stats(s, &st);
+        id = err_set(err, rc, "%s", st.last_error);
+    } else if (id < 0) {
+        err_set(err, (int)id, "%s", strerror((int)-id));
+    }
+    store_close(s);
+    return id;
+}
+
+/* POSTs the run to server/v1/runs (with VERDICT_DASHBOARD_TOKEN as a bearer token, if set).
+ * 0: the server keeps no runs (404: an older verdict, or its store is off), err says why. */
+static int64_t record_remote(const char *server, struct json *doc, char err[ERR_LEN])
+{
+    struct client *c;
+    char *body = json_render(doc, false), *reply = NULL;
+    json_free(doc);
+    int64_t rc = body ? client_new(server, &c, err) : err_set(err, -ENOMEM, "out of memory");
+    if (rc < 0) {
+        free(body);
+        return rc;
+    }
+    const char *token = getenv("VERDICT_DASHBOARD_TOKEN");
+    char bearer[600];
+    snprintf(bearer, sizeof(bearer), "Bearer %s", token ? token : "");
+    if (token && token[0] && client_header(c, "Authorization", bearer) < 0)
+        rc = err_set(err, -EINVAL, "VERDICT_DASHBOARD_TOKEN: not a usable header value");
+    size_t len = 0;
+    int status =
+        rc < 0 ? (int)rc : client_post(c, "/v1/runs", body, strlen(body), 60, &reply, &len, err);
+    struct json *d = status == 201 ? json_parse(reply) : NULL;
+    double id = 0;
+    if (status == 404) { /* an older server, or one with its store off */
+        struct json *e = json_parse(reply ? reply : "");
+        const char *detail = json_get_str(e, "detail");
+        snprintf(err, ERR_LEN, "%.200s", detail ? detail : "no /v1/runs: an older verdict");
+        json_free(e);
+        rc = 0;
+    } else if (status >= 0 && !json_num(json_get(d, "id"), &id))
+        rc = err_set(err, -EPROTO, "the server answered %d: %.150s", status, reply ? reply : "");
+    else
+        rc = status < 0 ? status : (int64_t)id;
+    json_free(d);
+    free(reply);
+    free(body);
+    client_free(c);
+    return rc;
+}
+
+/* Records the run (its summary d, with the per-problem results) where --db or --server say. */
+static void record_run(struct bench *b, const struct json *d)
+{
+    const struct bench_opts *o = b->o;
+    struct json *doc = json_dup(d);
+    json_set(doc, "results", per_problem(b));
+    json_set_str(doc, "source", b->local ? "local" : "server");
+    if (o->label)
+        json_set_str(doc, "label", o->label);
+    if (o->model)
+        json_set_str(doc, "model", o->model);
+    char err[ERR_LEN] = "out of memory";
+    int64_t id = !doc       ? -ENOMEM
+                 : b->local ? record_local(o->db, doc, err)
+                            : record_remote(o->server, doc, err);
+    if (id > 0)
+        fprintf(stderr, "run %lld recorded\n", (long long)id);
+    else if (id == 0)
+        fprintf(stderr, "verdict bench: %s does not record runs (%s): not recorded\n", o->server,
+                err);
+    else
+        fprintf(stderr, "verdict bench: the run was not recorded: %s\n", err);
+}
+
 static void bench_report(struct bench *b, const int *ks, int nks, bool json_summary)
 {
     struct json *d = summarise(b, ks, nks, now_s() - b->started);
@@ -616,6 +748,9 @@ static void bench_report(struct bench *b, const int *ks, int nks, bool json_summ
     } else {
         print_table(d, ks, nks);
     }
+    fflush(stdout);
+    if (!b->o->no_record)
+        record_run(b, d);
     json_free(d);
     if (b->se)
         fprintf(stderr,

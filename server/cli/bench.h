@@ -8,9 +8,11 @@
  * progress bar goes to a terminal's stderr (plain lines when stderr is not one), then a
  * table (or --summary json) to stdout. SIGINT stops taking new samples: those running
  * finish, and the results so far are written and summarised (a second SIGINT ends at once).
- * Exit status: 0 when every sample was judged, 1 on a usage or data error, 3 when the
- * sandbox failed on some sample (reported as SE, not as the program's fault), 130 when
- * interrupted.
+ * The run is then recorded (unless --no-record) with its per-problem results: locally into
+ * the results store at --db (server/store/store), with --server by a POST to the server's
+ * /v1/runs; "run N recorded" goes to stderr. Exit status: 0 when every sample was judged, 1 on a
+ * usage or data error, 3 when the sandbox failed on some sample (reported as SE, not as the
+ * program's fault), 130 when interrupted.
  */
 #ifndef VERDICT_BENCH_H
 #define VERDICT_BENCH_H
@@ -31,6 +33,9 @@ struct bench_opts {
     long jobs;             /* samples judged at once (default: CPUs) */
     const char *languages; /* template directory (local) */
     const char *cache;     /* compile cache (local) */
+    const char *label;     /* the run's label (also X-Verdict-Client of its requests) */
+    const char *model;     /* the model that wrote the samples, for the record */
+    bool no_record;        /* keep no record of the run */
 };
 
 int bench_main(const struct bench_opts *o);

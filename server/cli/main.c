@@ -304,6 +304,11 @@ static const struct opt bench_table[] = {
     {"db", 0, OPT_STRING, &db_path, "FILE", "the dataset store (env VERDICT_DB)", 0, 0},
     {"languages", 0, OPT_STRING, &bench_opts.languages, "DIR", "language templates", 0, 0},
     {"cache", 0, OPT_STRING, &bench_opts.cache, "DIR", "compile cache directory", 0, 0},
+    {"label", 0, OPT_STRING, &bench_opts.label, "TEXT", "the run's label in the results store", 0,
+     0},
+    {"model", 0, OPT_STRING, &bench_opts.model, "TEXT", "the model that wrote the samples", 0, 0},
+    {"no-record", 0, OPT_FLAG, &bench_opts.no_record, NULL,
+     "keep no record of the run (default: the store at --db, or the server's)", 0, 0},
     HELP_OPT,
     OPT_END,
 };

@@ -7,8 +7,9 @@
  * host-wide, so a `verdict bench` beside the server never shares one), scheduler workers
  * (CPU and GPU apart; per-client shares and a bound on request bytes held), routes, and
  * last the listening socket; the results store opens after the dataset registry (the same
- * file unless --store says otherwise) and closes last, after the scheduler has answered
- * everything, so that every answered request is queued for its writer. Stop order: stop accepting,
+ * file unless --store says otherwise) and closes after the scheduler has answered
+ * everything, so that every answered request is queued for its writer, and before the HTTP
+ * server stops, so that its waiting queries are answered. Stop order: stop accepting,
  * let the scheduler finish every queued and running request (their replies go out on the
  * still-running HTTP thread), then close the server, the cells and the rest. No cell or job
  * outlives the server.
@@ -60,11 +61,15 @@ static void teardown(struct parts *p)
     if (p->http)
         http_quiesce(p->http);
     sched_free(p->sched); /* finishes what is queued: every request is answered */
+    /* every judged request is queued for the store's writer now; closing it commits them
+     * and answers the store's queries still waiting, whose connections the HTTP thread
+     * then sends before it stops */
+    api_detach_store(p->api);
+    store_close(p->store);
     http_stop(p->http);
     api_free(p->api);
     engine_close(&p->engine);
     dataset_close(p->datasets);
-    store_close(p->store); /* last: every answered request was queued for its writer */
 }
 
 /* Workers: one per CPU cell, and one per GPU cell for GPU work of its own. Admission: the

@@ -38,7 +38,7 @@ int64_t api_judged(struct api *a, struct http_exchange *x, const struct record_o
     int failed;
     const char *why;
     stats_judged(a->stats, req->lang, o->route, judge_outcome(res, &failed, &why));
-    int64_t id = record_put(a->cfg.store, o, req, res);
+    int64_t id = record_put(api_store(a), o, req, res);
     if (id > 0 && x) {
         char v[24];
         snprintf(v, sizeof(v), "%lld", (long long)id);
@@ -240,9 +240,10 @@ static void metrics(struct api *a, struct http_exchange *x)
                                .cache_misses = cs.misses,
                                .cache_entries = cs.entries,
                                .cache_bytes = cs.bytes};
-    if (a->cfg.store) {
+    struct store *store = api_store(a);
+    if (store) {
         struct store_stats ss;
-        store_get_stats(a->cfg.store, &ss);
+        store_get_stats(store, &ss);
         g.store_enabled = true;
         g.store_ok = ss.ok;
         g.store_written = ss.written;
@@ -370,6 +371,7 @@ int api_new(const struct api_config *cfg, struct api **out, char err[ERR_LEN])
     snprintf(a->env.cuda_arch, sizeof(a->env.cuda_arch), "%s",
              cfg->cuda_arch ? cfg->cuda_arch : "");
     a->started = time(NULL);
+    atomic_init(&a->store, cfg->store);
     const char *h = cfg->listen_host ? cfg->listen_host : "127.0.0.1";
     a->loopback = strncmp(h, "127.", 4) == 0;
     if (!(a->stats = stats_new(cfg->langs, api_sample, a))) {
@@ -386,6 +388,12 @@ int api_new(const struct api_config *cfg, struct api **out, char err[ERR_LEN])
     }
     *out = a;
     return 0;
+}
+
+void api_detach_store(struct api *a)
+{
+    if (a)
+        atomic_store_explicit(&a->store, NULL, memory_order_release);
 }
 
 unsigned long api_answered(struct api *a)

@@ -41,6 +41,10 @@ int api_new(const struct api_config *cfg, struct api **out, char err[ERR_LEN]);
 /* The http_handler: ctx is the struct api. */
 void api_handle(struct http_exchange *x, void *ctx);
 
+/* From now on the routes act as if the store were off (for the server's stop: call after
+ * the scheduler has finished, before store_close). */
+void api_detach_store(struct api *a);
+
 /* Requests answered so far (for shutdown and tests). */
 unsigned long api_answered(struct api *a);
 

@@ -25,10 +25,17 @@ struct api {
     struct program_env env;
     struct metrics *metrics;
     struct stats *stats;
-    bool loopback; /* listening on 127.x.x.x only */
+    _Atomic(struct store *) store; /* cfg.store until api_detach_store */
+    bool loopback;                 /* listening on 127.x.x.x only */
     time_t started;
     atomic_ulong answered;
 };
+
+/* The results store, or NULL (off, or detached for the server's stop). */
+static inline struct store *api_store(struct api *a)
+{
+    return atomic_load_explicit(&a->store, memory_order_acquire);
+}
 
 /* Counts an answered request (answered, the metrics, /v1/stats' latency); the replies below
  * call it. */

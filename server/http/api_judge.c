@@ -195,7 +195,7 @@ static void batch_work(void *arg)
     json_free(d);
     for (int i = 0; i < j->nids; i++) { /* each id is a submission of its own */
         int64_t id = i == 0 ? api_judged(a, NULL, &o, j->req, &res)
-                            : record_put(a->cfg.store, &o, j->req, &res);
+                            : record_put(api_store(a), &o, j->req, &res);
         batch_line(j->b, j->ids[i], "result", v, id);
     }
     free(v);

@@ -67,12 +67,13 @@ bool api_dashboard_allowed(struct api *a, struct http_exchange *x)
 struct json *api_store_health(struct api *a, bool deleted)
 {
     struct json *o = json_object();
-    json_set_bool(o, "enabled", a->cfg.store != NULL);
+    struct store *s = api_store(a);
+    json_set_bool(o, "enabled", s != NULL);
     struct store_stats st;
     memset(&st, 0, sizeof(st));
-    if (a->cfg.store)
-        store_get_stats(a->cfg.store, &st);
-    json_set_bool(o, "ok", a->cfg.store && st.ok);
+    if (s)
+        store_get_stats(s, &st);
+    json_set_bool(o, "ok", s && st.ok);
     json_set_num(o, "queued", (double)st.queued);
     json_set_num(o, "written", (double)st.written);
     json_set_num(o, "dropped", (double)st.dropped);
@@ -134,8 +135,8 @@ struct asked {
 /* The store is off: 404 (true), else false. */
 static bool store_off(struct api *a, struct http_exchange *x)
 {
-    if (a->cfg.store)
-        return false;
+    if (api_store(a))
+        return false; /* (a route that then finds it detached is answered 503 by store_query) */
     api_reply_detail(a, x, 404, "the store is off (--store off)");
     return true;
 }
@@ -179,7 +180,7 @@ static void ask(struct api *a, struct http_exchange *x, const struct store_filte
     *q = (struct asked){a, x, f->kind, f->id, ""};
     if (name)
         snprintf(q->name, sizeof(q->name), "%s", name);
-    store_query(a->cfg.store, f, answered, q);
+    store_query(api_store(a), f, answered, q); /* NULL (detached since): 503 at once */
 }
 
 /* A query argument that must be an integer in [lo, hi]: false after a 422. Absent: *v kept. */
@@ -369,7 +370,7 @@ void api_post_run(struct api *a, struct http_exchange *x)
         api_reply_422(a, x, "value_error", field, NULL, why);
         return;
     }
-    int64_t id = store_put_run(a->cfg.store, doc); /* consumed */
+    int64_t id = store_put_run(api_store(a), doc); /* consumed */
     if (id <= 0) {
         http_add_header(x, "Retry-After", "1");
         api_reply_detail(a, x, 503, "the store's queue is full; retry");

@@ -28,7 +28,8 @@ struct client {
     char host[256];
     char port[8];
     int fd;
-    struct buf in; /* bytes read but not yet used */
+    struct buf in;    /* bytes read but not yet used */
+    char extra[1024]; /* header lines sent with every request ("Name: value\r\n"...) */
 };
 
 int client_new(const char *url, struct client **out, char err[ERR_LEN])
@@ -244,14 +245,27 @@ static int read_reply(struct client *c, int *status, char **reply, size_t *len)
     return rc;
 }
 
+int client_header(struct client *c, const char *name, const char *value)
+{
+    size_t used = strlen(c->extra);
+    if (strpbrk(name, "\r\n:") || strpbrk(value, "\r\n") || !name[0])
+        return -EINVAL;
+    int n = snprintf(c->extra + used, sizeof(c->extra) - used, "%s: %s\r\n", name, value);
+    if (n < 0 || (size_t)n >= sizeof(c->extra) - used) {
+        c->extra[used] = '\0';
+        return -E2BIG;
+    }
+    return 0;
+}
+
 int client_post(struct client *c, const char *path, const char *body, size_t body_len,
                 int timeout_s, char **reply, size_t *len, char err[ERR_LEN])
 {
-    char head[512];
+    char head[1600];
     int hl = snprintf(head, sizeof(head),
                       "POST %s HTTP/1.1\r\nHost: %s:%s\r\nContent-Type: application/json\r\n"
-                      "Content-Length: %zu\r\nConnection: keep-alive\r\n\r\n",
-                      path, c->host, c->port, body_len);
+                      "Content-Length: %zu\r\nConnection: keep-alive\r\n%s\r\n",
+                      path, c->host, c->port, body_len, c->extra);
     if (hl < 0 || (size_t)hl >= sizeof(head))
         return err_set(err, -EINVAL, "path too long");
     for (int attempt = 0;; attempt++) {

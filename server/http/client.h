@@ -21,6 +21,11 @@ int client_new(const char *url, struct client **out, char err[ERR_LEN]);
 int client_post(struct client *c, const char *path, const char *body, size_t body_len,
                 int timeout_s, char **reply, size_t *len, char err[ERR_LEN]);
 
+/* Adds a header line sent with every later request (a token, a client label). Returns 0,
+ * -EINVAL for a name or value that would break the header (CR, LF; a colon in the name), or
+ * -E2BIG when the 1 KiB of extra headers is used up. */
+int client_header(struct client *c, const char *name, const char *value);
+
 void client_free(struct client *c); /* NULL: no-op */
 
 #endif

@@ -83,10 +83,19 @@ char *record_detail(const struct judge_request *req, const struct judge_result *
         excerpt(co, "output", c->output, strlen(c->output), RECORD_EXCERPT, NULL);
     else
         json_set_null(co, "output");
+    /* the run's limits: the request's, the language's where it left one at zero */
+    const struct job_limits *dl = req->lang ? &req->lang->run.limits : NULL;
     struct json *lim = json_set(d, "limits", json_object());
-    json_set_num(lim, "cpu_ms", (double)req->limits.cpu_ms);
-    json_set_num(lim, "wall_ms", (double)req->limits.wall_ms);
-    json_set_num(lim, "memory_kib", (double)(req->limits.memory_bytes >> 10));
+    json_set_num(lim, "cpu_ms",
+                 (double)(req->limits.cpu_ms ? req->limits.cpu_ms
+                          : dl               ? dl->cpu_ms
+                                             : 0));
+    json_set_num(lim, "wall_ms",
+                 (double)(req->limits.wall_ms ? req->limits.wall_ms
+                          : dl                ? dl->wall_ms
+                                              : 0));
+    uint64_t mem = req->limits.memory_bytes ? req->limits.memory_bytes : dl ? dl->memory_bytes : 0;
+    json_set_num(lim, "memory_kib", (double)(mem >> 10));
     struct json *tests = json_set(d, "tests", json_array());
     size_t cap = RECORD_EXCERPT;
     if (res->ntests > 0 && cap * 4 * (size_t)res->ntests > DETAIL_ROOM) {

@@ -14,18 +14,23 @@
  * at most flush_ms for batch_max of them (no wait when a flush or close is asked for), takes
  * them off the queue (they count as queued while in flight) and inserts them in one
  * transaction. After each commit it runs one retention step (at most STORE_RETAIN_STEP
- * deletions in a transaction of their own), and keeps stepping while idle until retention has
- * no more work; an idle writer wakes every minute to age rows out. Pages freed by retention
+ * deletions in a transaction of their own: the oldest rows beyond the row cap, then rows past
+ * the age limit, looked for at most once a second), and keeps stepping while idle until
+ * retention has no more work; an idle writer looks for aged-out rows a second after its last
+ * write and then every minute. Pages freed by retention
  * are reused by the next inserts, and the WAL is checkpointed by SQLite every 1000 pages and
  * cut back to 4 MiB (journal_size_limit), so the file stops growing once the cap is reached.
  *
  * Faults. A failed transaction is rolled back and the batch kept; the writer retries it with
  * a doubling backoff (50 ms to 2 s) while the queue has room. It drops the batch (counted)
- * when the queue is full, when a flush has waited for three tries, or when closing has used
- * its few seconds. Each fault counts in errors, turns ok false and sets last_error; the first
- * fault of each kind (disk full, locked, corrupt or unreadable, other) since the store last
- * wrote is logged to stderr. After -EIO (corruption, an I/O error) the writer closes its
- * connection and reopens the file at the next try. The first successful commit turns ok true.
+ * when the queue is full, when a flush has waited for three tries, when closing has used its
+ * few seconds, or after three tries at a fault that does not pass by waiting (a constraint, a
+ * schema newer than this build). Each fault counts in errors, turns ok false and sets
+ * last_error; the first fault of each kind (disk full, locked, corrupt or unreadable, other)
+ * since the store last wrote is logged to stderr. After -EIO (corruption, an I/O error) the
+ * writer closes its connection and reopens the file at the next try (every 2 s while that
+ * fails; the ids and the row count are read again from what it opens). The first
+ * successful commit turns ok true.
  *
  * Reading. Queries go to a bounded queue served by the reader thread on a connection of its
  * own (WAL: it reads the last committed state while the writer writes). An in-memory
@@ -42,11 +47,13 @@
 #include <time.h>
 
 #include "server/store/store_internal.h"
+#include "server/util/sha256.h"
 
 #define QUEUE_BYTES    (64u << 20) /* bytes of queued records before drops */
 #define READER_QUEUE   256         /* queries waiting for the reader */
 #define CLOSE_BUDGET   5000        /* ms store_close spends writing what is queued */
 #define AGE_CHECK_MS   60000       /* an idle writer looks for aged-out rows this often */
+#define AGE_STEP_MS    1000        /* a busy one, at most this often */
 #define BACKOFF_MIN_MS 50
 #define BACKOFF_MAX_MS 2000
 #define FLUSH_TRIES    3
@@ -84,7 +91,11 @@ struct store {
     pthread_mutex_t wlock; /* the writer's connection (and the reader's, in memory) */
     struct sql_writer w;
     int64_t reopen_at; /* ms, monotonic: when a closed writer connection may reopen */
-    int64_t rows;      /* submissions kept, for retention by rows */
+    int reopen_rc;     /* and why the last reopening failed */
+    char reopen_err[ERR_LEN];
+    int64_t rows;     /* submissions kept, for retention by rows */
+    int64_t age_next; /* ms, monotonic: the next look for aged-out rows (writer only) */
+    bool age_dirty;   /* written since that look (writer only) */
 
     pthread_mutex_t rlock;
     pthread_cond_t rwake;
@@ -234,7 +245,14 @@ static struct rec *rec_submission(const struct store_submission *sub)
     }
     r->code_len = keep;
     r->code_bytes = len;
-    snprintf(r->code_sha256, sizeof(r->code_sha256), "%s", sub->code_sha256);
+    if (sub->code_sha256[0]) {
+        snprintf(r->code_sha256, sizeof(r->code_sha256), "%s", sub->code_sha256);
+    } else if (sub->code) { /* the caller left it to the store: of the whole code */
+        struct sha256 h;
+        sha256_init(&h);
+        sha256_update(&h, sub->code, len);
+        sha256_hex(&h, r->code_sha256);
+    }
     r->reward = sub->reward;
     r->passed = sub->passed;
     r->total = sub->total;
@@ -438,15 +456,25 @@ static int writer_ready(struct store *s, char err[ERR_LEN])
     if (s->w.db)
         return 0;
     if (mono_ms() < s->reopen_at)
-        return err_set(err, -EIO, "the database could not be reopened; trying again soon");
+        return err_set(err, s->reopen_rc, "%s (trying again soon)", s->reopen_err);
+    int64_t next_sub, next_run;
     int rc = sql_writer_open(&s->w, s->path, err);
     if (rc == 0)
         rc = db_exec(s->w.db, "PRAGMA busy_timeout = 1000", err);
+    if (rc == 0) /* the file may be another one now (a corrupt one moved away) */
+        rc = sql_seed(s->w.db, &next_sub, &next_run, &s->rows, err);
     if (rc < 0) {
         sql_writer_close(&s->w);
         s->reopen_at = mono_ms() + BACKOFF_MAX_MS;
+        s->reopen_rc = rc;
+        snprintf(s->reopen_err, sizeof(s->reopen_err), "reopen: %s", err);
+        return rc;
     }
-    return rc;
+    pthread_mutex_lock(&s->lock); /* lock order: wlock, then lock */
+    s->next_sub = next_sub > s->next_sub ? next_sub : s->next_sub;
+    s->next_run = next_run > s->next_run ? next_run : s->next_run;
+    pthread_mutex_unlock(&s->lock);
+    return 0;
 }
 
 /* A fault: with -EIO, the file connection closed, to be reopened. wlock held. */
@@ -461,8 +489,12 @@ static void writer_fault(struct store *s, int rc)
 static void retain_step(struct store *s)
 {
     int64_t cap = s->retain_rows, cutoff = 0, deleted = 0;
-    if (s->retain_days > 0)
+    if (s->retain_days > 0 && mono_ms() >= s->age_next) { /* by age: once a second at most */
         cutoff = wall_ms() - s->retain_days * 86400000LL;
+        s->age_next = mono_ms() + AGE_STEP_MS;
+    }
+    if (cutoff == 0 && (cap < 0 || s->rows <= cap))
+        return; /* nothing to do: no transaction */
     bool more = false;
     char err[ERR_LEN];
     pthread_mutex_lock(&s->wlock);
@@ -477,13 +509,19 @@ static void retain_step(struct store *s)
         note_fault(s, rc, err, "retention");
     s->st.deleted += (uint64_t)deleted;
     s->retain_more = rc == 0 && more;
+    if (s->retain_more)
+        s->age_next = 0; /* more old rows: the next step looks again at once */
     pthread_mutex_unlock(&s->lock);
 }
 
-/* Whether to stop retrying a failed batch (lock held). */
-static bool give_up(struct store *s, int tries)
+/* Whether to stop retrying a failed batch (lock held): the queue is full, a flush has waited
+ * for three tries, closing has used its time, or the fault is not of a kind that passes
+ * (neither disk full, locked nor unreadable: a constraint, a newer schema) after three. */
+static bool give_up(struct store *s, int rc, int tries)
 {
-    return s->count + s->inflight >= STORE_QUEUE || (s->flushers > 0 && tries >= FLUSH_TRIES) ||
+    bool passing = rc == -ENOSPC || rc == -EBUSY || rc == -EIO || rc == -ENOMEM;
+    return s->count + s->inflight >= STORE_QUEUE ||
+           ((s->flushers > 0 || !passing) && tries >= FLUSH_TRIES) ||
            (s->stopping && mono_ms() >= s->stop_deadline);
 }
 
@@ -502,7 +540,7 @@ static void write_batch(struct store *s, struct rec *batch, size_t n)
         if (rc < 0)
             writer_fault(s, rc);
         else
-            s->rows += subs;
+            s->rows += subs, s->age_dirty = true;
         pthread_mutex_unlock(&s->wlock);
         pthread_mutex_lock(&s->lock);
         if (rc == 0) {
@@ -511,7 +549,7 @@ static void write_batch(struct store *s, struct rec *batch, size_t n)
             break;
         }
         note_fault(s, rc, err, "write");
-        if (give_up(s, tries)) {
+        if (give_up(s, rc, tries)) {
             s->st.dropped += n;
             pthread_mutex_unlock(&s->lock);
             break;
@@ -547,16 +585,21 @@ static void *writer_main(void *arg)
             break;
         }
         if (!s->head) {
-            if (!s->retain_more && mono_ms() >= age_check) {
+            /* by age: a minute after the last look, or a second after the last write */
+            bool dirty = s->age_dirty && s->retain_days > 0;
+            int64_t now = mono_ms(),
+                    look = dirty && s->age_next < age_check ? s->age_next : age_check;
+            if (!s->retain_more && now >= look) {
                 s->retain_more = true;
-                age_check = mono_ms() + AGE_CHECK_MS;
+                s->age_dirty = false;
+                age_check = now + AGE_CHECK_MS;
             }
             if (s->retain_more) {
                 pthread_mutex_unlock(&s->lock);
                 retain_step(s);
                 pthread_mutex_lock(&s->lock);
             } else {
-                wait_until(&s->wake, &s->lock, age_check);
+                wait_until(&s->wake, &s->lock, look);
             }
             continue;
         }
@@ -599,6 +642,10 @@ int store_flush(struct store *s)
 
 void store_get_stats(struct store *s, struct store_stats *st)
 {
+    if (!s) {
+        *st = (struct store_stats){0};
+        return;
+    }
     pthread_mutex_lock(&s->lock);
     *st = s->st;
     st->queued = s->count + s->inflight;
@@ -606,6 +653,16 @@ void store_get_stats(struct store *s, struct store_stats *st)
 }
 
 /* ---- the reader ----------------------------------------------------------------------------- */
+
+static int open_reader(struct store *s, char err[ERR_LEN])
+{
+    int rc = db_open(s->path, &s->rdb, err);
+    if (rc == 0 && (rc = db_exec(s->rdb, "PRAGMA busy_timeout = 1000", err)) < 0) {
+        db_close(s->rdb);
+        s->rdb = NULL;
+    }
+    return rc;
+}
 
 static void answer(struct store *s, struct query *q)
 {
@@ -617,9 +674,7 @@ static void answer(struct store *s, struct query *q)
         rc = s->w.db ? sql_query(s->w.db, &q->f, &doc, why) : -EIO;
         pthread_mutex_unlock(&s->wlock);
     } else {
-        rc = s->rdb ? 0 : db_open(s->path, &s->rdb, why);
-        if (rc == 0)
-            rc = db_exec(s->rdb, "PRAGMA busy_timeout = 1000", why);
+        rc = s->rdb ? 0 : open_reader(s, why);
         if (rc == 0)
             rc = sql_query(s->rdb, &q->f, &doc, why);
         if (rc == -EIO) { /* corrupt, or replaced: open it afresh next time */
@@ -760,7 +815,7 @@ int store_open(const struct store_config *cfg, struct store **out, char err[ERR_
     if (rc == 0)
         rc = sql_seed(s->w.db, &s->next_sub, &s->next_run, &s->rows, err);
     if (rc == 0 && !s->memory)
-        rc = db_open(s->path, &s->rdb, err);
+        rc = open_reader(s, err);
     s->retain_more = true; /* a first look at what the settings retain */
     if (rc == 0 && pthread_create(&s->writer, NULL, writer_main, s) != 0)
         rc = err_set(err, -EAGAIN, "cannot start the store's writer thread");

@@ -39,11 +39,12 @@ def alive(pids):
 
 
 class Server:
-    def __init__(self, cells=4, extra=(), env=None):
-        """cells=None: serve's default (16 warm cells)."""
+    def __init__(self, cells=4, extra=(), env=None, listen="127.0.0.1:0"):
+        """cells=None: serve's default (16 warm cells). listen: the address served on (one
+        beyond loopback, e.g. 0.0.0.0:0, is still reached at 127.0.0.1)."""
         self.cache = tempfile.mkdtemp(prefix="verdict-api-cache-", dir="/var/tmp")
         self.proc = subprocess.Popen(
-            [*VERDICT_CMD, "serve", "--listen", "127.0.0.1:0",
+            [*VERDICT_CMD, "serve", "--listen", listen,
              *(["--cells", str(cells)] if cells else []),
              "--languages", LANGUAGES, "--cache", self.cache + "/artifacts",
              "--db", self.cache + "/verdict.db", *extra],
@@ -53,7 +54,7 @@ class Server:
         for _ in range(100):  # dataset imports report first, then the address
             line = self.proc.stderr.readline().decode()
             said += line
-            m = re.search(r"serving on (http://127\.0\.0\.1:\d+)", line)
+            m = re.search(r"serving on http://[\d.]+:(\d+)", line)
             if m or not line:
                 break
         if not m:  # nothing of a server that did not start outlives the test
@@ -61,7 +62,7 @@ class Server:
             self.proc.wait(timeout=60)
             shutil.rmtree(self.cache, ignore_errors=True)
         assert m, f"server did not start: {said}"
-        self.url = m.group(1)
+        self.url = f"http://127.0.0.1:{m.group(1)}"
         self.cells = cell_pids(self.proc.pid)
         assert len(self.cells) >= (cells or 16), f"expected {cells} cells, found {self.cells}"
 
@@ -82,6 +83,19 @@ class Server:
         r = self.post("/run_code", body)
         assert r.status_code == 200, r.text
         return r.json()
+
+    def kill(self):
+        """SIGKILL, as a crash: nothing is flushed or stopped in order (the cells die with
+        the server). Returns the cells that outlived it."""
+        self.cells |= cell_pids(self.proc.pid)
+        self.proc.kill()
+        self.proc.wait(timeout=60)
+        shutil.rmtree(self.cache, ignore_errors=True)
+        for _ in range(50):  # cells end when their parent dies (PDEATHSIG)
+            if not alive(self.cells):
+                break
+            time.sleep(0.1)
+        return alive(self.cells)
 
     def stop(self):
         self.cells |= cell_pids(self.proc.pid)  # those started on demand too

@@ -159,5 +159,30 @@ then
     echo "FAIL - doctor --json"; cat "$tmp/doctor.json" "$tmp/err"; fails=$((fails + 1))
 fi
 
+# verdict bench records its run in the results store at --db (label and model kept).
+languages=$(cd "$(dirname "$0")/../../languages" && pwd)
+cat >"$tmp/tiny.jsonl" <<'J'
+{"task_id": "Tiny/0", "prompt": "def one():\n", "canonical_solution": "    return 1\n", "test": "def check(candidate):\n    assert candidate() == 1\n", "entry_point": "one"}
+J
+"$bin" datasets import tiny "$tmp/tiny.jsonl" --db "$tmp/bench.db" >/dev/null 2>&1
+expect "bench records run" 0 err '^run 1 recorded$' -- bench --reference tiny --db "$tmp/bench.db" \
+    --languages "$languages" -k 1 --label cli-run --model m1
+expect "bench no-record"   0 err 'samples judged'   -- bench --reference tiny --db "$tmp/bench.db" \
+    --languages "$languages" -k 1 --no-record
+if "$py" - "$tmp/bench.db" <<'PY'
+import json, sqlite3, sys
+rows = sqlite3.connect(sys.argv[1]).execute(
+    "SELECT label, model, source, dataset, results FROM run").fetchall()
+assert len(rows) == 1, rows  # --no-record kept none
+label, model, source, dataset, results = rows[0]
+assert (label, model, source, dataset) == ("cli-run", "m1", "local", "tiny"), rows
+res = json.loads(results)["results"]
+assert [r["task_id"] for r in res] == ["Tiny/0"] and res[0]["samples"] == 1, res
+print("ok - bench run in the store")
+PY
+then :; else
+    echo "FAIL - bench run in the store"; fails=$((fails + 1))
+fi
+
 [ $fails -eq 0 ] && echo "cli: all passed" || echo "cli: $fails failed"
 [ $fails -eq 0 ]
