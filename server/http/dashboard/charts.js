@@ -17,6 +17,10 @@
     return 10 * p;
   }
 
+  /* Charts are drawn in user units at about the size they show, so that their text stays
+   * legible on a phone: narrower there. */
+  const width = () => (window.innerWidth < 640 ? 360 : 600);
+
   function label(x) {
     if (x >= 1e6) return (x / 1e6).toFixed(1) + "M";
     if (x >= 1e3) return (x / 1e3).toFixed(1) + "k";
@@ -26,7 +30,7 @@
 
   /* lines: [{name, values: [number|null], cls}], over times (ms) t. */
   V.lineChart = function lineChart(title, t, lines, unit) {
-    const W = 600,
+    const W = width(),
       H = 180,
       L = 44,
       R = 8,
@@ -92,9 +96,9 @@
 
   /* rows: [[name, {verdict: n}]]: one horizontal bar per row, one segment per verdict. */
   V.stackedBars = function stackedBars(title, rows) {
-    const W = 600,
-      L = 110,
-      R = 60,
+    const W = width(),
+      L = W < 600 ? 84 : 110,
+      R = 40,
       rowH = 24;
     const H = Math.max(rows.length, 1) * rowH + 8;
     const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart bars", role: "img", "aria-label": title }, s("title", null, title));
@@ -124,7 +128,7 @@
 
   /* groups: category names (e.g. pass@1, pass@10); series: [{name, values: [0..1]}]. */
   V.groupedBars = function groupedBars(title, groups, series) {
-    const W = 600,
+    const W = width(),
       H = 220,
       L = 44,
       R = 8,
