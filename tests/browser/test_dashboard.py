@@ -459,6 +459,7 @@ def test_phone_and_screenshots(sent, browser, shots):
     print(f"\n{len(saved)} screenshots in {shots}")
     assert len(saved) == 4 * len(pages) + 1
     no_injection(d)
+    assert not csp_violations(d)
 
 
 TOKEN = "dash-T0ken_for.the~test"
