@@ -261,7 +261,7 @@ def test_bad_paths_and_missing_rows(srv):
 def test_post_run_then_get(srv):
     run = {"dataset": "humaneval", "label": "nightly", "model": "m-7b", "source": "server",
            "problems": 2, "samples": 4, "judged": 4, "seconds": 1.5, "interrupted": False,
-           "pass_at_k": {"pass@1": 0.5}, "verdicts": {"OK": 2, "WA": 2}, "failed": [],
+           "pass_at_k": {"1": 0.5, "10": None}, "verdicts": {"OK": 2, "WA": 2}, "failed": [],
            "results": [{"task_id": "HumanEval/0", "language": "python", "samples": 2, "passed": 2,
                         "verdicts": {"OK": 2}},
                        {"task_id": "HumanEval/1", "language": "python", "samples": 2, "passed": 0,
@@ -275,7 +275,7 @@ def test_post_run_then_get(srv):
         return x.json() if x.status_code == 200 else None
     got = wait_for("the run", get)
     assert got["label"] == "nightly" and got["model"] == "m-7b" and got["dataset"] == "humaneval"
-    assert got["pass_at_k"] == {"pass@1": 0.5}
+    assert got["pass_at_k"] == {"pass@1": 0.5, "pass@10": None}  # null: too few samples for k
     assert [x["task_id"] for x in got["results"]] == ["HumanEval/0", "HumanEval/1"]
     assert got["results"][1]["verdicts"] == {"WA": 2}
     listed = srv.get_json("/v1/runs?dataset=humaneval")["runs"]
@@ -527,3 +527,27 @@ def test_disk_full_keeps_judging():
         subprocess.run(["umount", "-l", mnt])
         os.rmdir(mnt)
     assert code == 0 and not left
+
+
+def test_bench_server_run_is_stored(srv, tmp_path):
+    if not srv.has_humaneval:
+        pytest.skip(f"no HumanEval at {HUMANEVAL}")
+    from conftest import VERDICT_CMD
+    with gzip.open(HUMANEVAL, "rt") as f:
+        rows_ = [json.loads(l) for l, _ in zip(f, range(2))]
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text("".join(json.dumps({"task_id": r["task_id"], "completion": c}) + "\n"
+                               for r in rows_ for c in (r["canonical_solution"], "    pass\n")))
+    label = "bench-" + uuid.uuid4().hex[:6]
+    p = subprocess.run([*VERDICT_CMD, "bench", "humaneval", str(samples), "--server", srv.url,
+                        "--db", srv.cache + "/verdict.db", "-k", "1,10", "--label", label,
+                        "--summary", "json"], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+
+    def stored():
+        return [r for r in srv.get_json("/v1/runs?dataset=humaneval")["runs"] if r["label"] == label]
+    run = wait_for("the bench run", stored)[0]
+    assert run["source"] == "server" and run["samples"] == 4
+    got = srv.get_json(f"/v1/runs/{run['id']}")
+    assert sorted(r["task_id"] for r in got["results"]) == sorted(r["task_id"] for r in rows_)
+    assert all(r["samples"] == 2 and r["passed"] == 1 for r in got["results"])
