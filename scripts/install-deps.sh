@@ -30,6 +30,10 @@ packages=(
     scala kotlin mono-mcs mono-runtime junit5
     # the API tests: a real client against the real server
     python3-pytest python3-requests
+    # the dashboard's browser test (tests/browser): headless Chromium driven by Selenium through
+    # chromedriver (about 124 MB of downloads with their dependencies: chromium 81 MB,
+    # chromium-common 32 MB, chromium-driver 9 MB, python3-selenium 0.1 MB)
+    chromium chromium-driver python3-selenium
 )
 
 missing=()

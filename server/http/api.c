@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "server/http/dashboard.h"
 #include "server/http/metrics.h"
 #include "server/http/openapi.h"
 #include "server/util/json.h"
@@ -297,6 +298,8 @@ static const struct route routes[] = {
     {"GET", "/v1/datasets", api_store_datasets, true},
     {"GET", "/v1/datasets/{name}", api_store_dataset, true},
     {"GET", "/v1/stats", api_stats, true},
+    {"GET", "/", api_dashboard, false}, /* the dashboard (dashboard.c): its own token check */
+    {"GET", "/assets/{name}", api_dashboard, false},
 };
 #define NROUTES (sizeof(routes) / sizeof(routes[0]))
 
@@ -334,6 +337,10 @@ const char *api_route_name(const char *path)
 void api_handle(struct http_exchange *x, void *ctx)
 {
     struct api *a = ctx;
+    if (dashboard_path(http_path(x))) { /* any method: its headers on every reply */
+        api_dashboard(a, x);
+        return;
+    }
     bool path_known = false;
     for (size_t i = 0; i < NROUTES; i++) {
         if (!route_matches(&routes[i], http_path(x)))

@@ -9,6 +9,7 @@
 #define VERDICT_API_IMPL_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <time.h>
 
 #include "server/http/api.h"

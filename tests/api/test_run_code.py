@@ -451,10 +451,10 @@ def test_openapi_matches_the_routes(server):
                   for method in ops}
     served = set(requests.get(server.url + "/healthz").json()["routes"])
     assert documented == served
-    for route in served:  # and each one answers (never 404/405)
+    for route in served:  # and each one answers (never 405; 404 only for a {parameter})
         method, path = route.split(" ", 1)
         r = requests.request(method, server.url + path, json={}, timeout=30)
-        assert r.status_code not in (404, 405), route
+        assert r.status_code not in ((405,) if "{" in path else (404, 405)), route
 
 
 def test_pytest_and_unpackaged_languages(server):
