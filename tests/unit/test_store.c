@@ -873,6 +873,35 @@ static void test_migration(void)
     ASSERT_STR_CONTAINS(err, "newer");
 }
 
+/* Two stores on one file (a server and `verdict bench`): ids the other gave out are not
+ * given again once it has committed. */
+static void test_two_processes(void)
+{
+    char path[300];
+    db_path(path, sizeof(path), "two.db");
+    struct store *a = open_store(path, -1, -1), *b = open_store(path, -1, -1);
+    ASSERT_NOT_NULL(a);
+    ASSERT_NOT_NULL(b);
+    int64_t rb = store_put_run(b, json_parse("{\"dataset\": \"x\", \"label\": \"b\"}"));
+    int64_t sb = put_one(b, 0, 0, 0);
+    ASSERT_INT_EQ(store_flush(b), 0);
+    usleep(1500000); /* a looks every second */
+    int64_t ra = store_put_run(a, json_parse("{\"dataset\": \"x\", \"label\": \"a\"}"));
+    int64_t sa = put_one(a, 0, 0, 0);
+    ASSERT_INT_EQ(store_flush(a), 0);
+    ASSERT_TRUE(ra > rb);
+    ASSERT_TRUE(sa > sb);
+    int status;
+    struct json *d = query(a, (struct store_filter){.kind = STORE_GET_RUN, .id = ra}, &status);
+    ASSERT_STR_EQ(json_get_str(d, "label"), "a");
+    json_free(d);
+    d = query(a, (struct store_filter){.kind = STORE_GET_RUN, .id = rb}, &status);
+    ASSERT_STR_EQ(json_get_str(d, "label"), "b");
+    json_free(d);
+    store_close(a);
+    store_close(b);
+}
+
 static void test_queue_full(void)
 {
     struct store *s = open_store(":memory:", -1, -1);
@@ -911,6 +940,7 @@ int main(void)
     TEST_RUN(test_corrupt);
     TEST_RUN(test_concurrent_readers);
     TEST_RUN(test_migration);
+    TEST_RUN(test_two_processes);
     TEST_RUN(test_queue_full);
     char cmd[300];
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
