@@ -516,18 +516,18 @@ static int group_stats(struct db *d, const char *sql, const char *arg, const cha
     if (arg)
         db_bind_text(st, 1, arg);
     struct json *out = json_object(), *list = json_set(out, key, json_array()), *cur = NULL;
-    char name[512] = "";
+    const char *name = NULL; /* cur's, owned by cur */
     double subs = 0, passed = 0;
     while ((rc = db_step(st, why)) == 1) {
         const char *n = db_text(st, 0), *v = db_text(st, 1);
-        if (!cur || strcmp(name, n ? n : "") != 0) {
+        if (!cur || !name || strcmp(name, n ? n : "") != 0) {
             if (cur) {
                 json_set_num(cur, "submissions", subs);
                 json_set_num(cur, "passed", passed);
             }
-            snprintf(name, sizeof(name), "%s", n ? n : "");
             cur = json_push(list, json_object());
-            json_set_str(cur, name_key, name);
+            json_set_str(cur, name_key, n ? n : "");
+            name = json_get_str(cur, name_key);
             json_set(cur, "by_verdict", json_object());
             subs = passed = 0;
         }
