@@ -748,6 +748,45 @@ static void test_corrupt(void)
     ASSERT_STR_CONTAINS(err, "not a database");
 }
 
+/* Another connection holds the write lock: the writer reports "locked", keeps the records
+ * and writes them once the lock is let go. */
+static void test_locked(void)
+{
+    char path[300];
+    db_path(path, sizeof(path), "locked.db");
+    struct store *s = open_store(path, -1, -1);
+    ASSERT_NOT_NULL(s);
+    struct db *other;
+    char err[ERR_LEN];
+    ASSERT_INT_EQ(db_open(path, &other, err), 0);
+    ASSERT_INT_EQ(db_exec(other, "BEGIN IMMEDIATE", err), 0);
+    for (int i = 0; i < 50; i++)
+        put_one(s, i, 0, 0);
+    struct store_stats st;
+    for (int i = 0; i < 500; i++) { /* the writer waits a second (busy timeout), then says so */
+        store_get_stats(s, &st);
+        if (st.errors > 0)
+            break;
+        usleep(10000);
+    }
+    ASSERT_TRUE(st.errors > 0);
+    ASSERT_FALSE(st.ok);
+    ASSERT_STR_CONTAINS(st.last_error, "locked");
+    ASSERT_UINT_EQ(st.queued, 50); /* kept */
+    ASSERT_INT_EQ(db_exec(other, "COMMIT", err), 0);
+    db_close(other);
+    for (int i = 0; i < 500; i++) {
+        store_get_stats(s, &st);
+        if (st.written == 50)
+            break;
+        usleep(10000);
+    }
+    ASSERT_UINT_EQ(st.written, 50);
+    ASSERT_UINT_EQ(st.dropped, 0);
+    ASSERT_TRUE(st.ok);
+    store_close(s);
+}
+
 struct reader_arg {
     struct store *s;
     atomic_bool *stop;
@@ -938,6 +977,7 @@ int main(void)
     TEST_RUN(test_crash);
     TEST_RUN(test_disk_full);
     TEST_RUN(test_corrupt);
+    TEST_RUN(test_locked);
     TEST_RUN(test_concurrent_readers);
     TEST_RUN(test_migration);
     TEST_RUN(test_two_processes);
