@@ -1,46 +1,50 @@
 /*
- * store: the results store's threads (store.h is the contract; the SQL is in store_sql.c,
- * the records in store_rec.c).
+ * store: the results store's threads (store.h is the contract; the SQL is in store_sql.c, the
+ * records in store_rec.c).
  *
  * Theory of operation.
  *
  * Putting. store_put_* copy the record into a struct rec (store_rec.c: the code cut at
  * STORE_MAX_CODE on a UTF-8 boundary, an oversized detail cut by dropping tests), take the
- * store's lock, give the record the next id of its table (counters seeded at open from the largest
- * id the table ever held), append it to the queue and return. The lock is held for a few pointer
- * moves only: the writer never holds it while it talks to SQLite. A queue holding STORE_QUEUE
- * records (or QUEUE_BYTES of them) drops the new record and counts it.
+ * store's lock, give the record the next id of its table (counters seeded at open from the
+ * largest id the table ever held), append it to the queue and return. The lock is held for a few
+ * pointer moves only: the writer never holds it while it talks to SQLite. A queue holding
+ * STORE_QUEUE records (or QUEUE_BYTES of them) drops the new record and counts it.
  *
- * Ids. Another process writing the same file (`verdict bench` adding its run beside the
- * server) is noticed within a second (PRAGMA data_version, looked at by the writer) and the
- * counters moved past its ids; a run id that both gave out within that second is stored under
- * a fresh id by the second to commit.
+ * Ids. Another process writing the same file (`verdict bench` adding its run beside the server)
+ * is noticed within a second (PRAGMA data_version, looked at by the writer) and the counters
+ * moved past its ids; a run id that both gave out within that second is stored under a fresh id
+ * by the second to commit.
  *
- * Writing. One writer thread owns the writing connection. It waits for a first record, then
- * at most flush_ms for batch_max of them (no wait when a flush or close is asked for), takes
- * them off the queue (they count as queued while in flight) and inserts them in one
- * transaction. After each commit it runs one retention step (at most STORE_RETAIN_STEP
- * deletions in a transaction of their own: the oldest rows beyond the row cap, then rows past
- * the age limit, looked for at most once a second), and keeps stepping while idle until
- * retention has no more work; an idle writer looks for aged-out rows a second after its last
- * write and then every minute. Pages freed by retention
- * are reused by the next inserts, and the WAL is checkpointed by SQLite every 1000 pages and
- * cut back to 4 MiB (journal_size_limit), so the file stops growing once the cap is reached.
+ * Writing. One writer thread owns the writing connection. It waits for a first record, then at
+ * most flush_ms for batch_max of them (no wait when a flush or close is asked for), takes them
+ * off the queue (they count as queued while in flight) and inserts them in one transaction. After
+ * each commit it runs one retention step (at most STORE_RETAIN_STEP deletions in a transaction of
+ * their own: the oldest rows beyond the row cap, then rows past the age limit, looked for at most
+ * once a second), and keeps stepping while idle until retention has no more work; an idle writer
+ * looks for aged-out rows a second after its last write and then every minute. Pages freed by
+ * retention are reused by the next inserts, and the WAL is checkpointed by SQLite every 1000
+ * pages and cut back to 4 MiB (journal_size_limit), so the file stops growing once the cap is
+ * reached.
  *
- * Faults. A failed transaction is rolled back and the batch kept; the writer retries it with
- * a doubling backoff (50 ms to 2 s) while the queue has room. It drops the batch (counted)
- * when the queue is full, when a flush has waited for three tries, when closing has used its
- * few seconds, or after three tries at a fault that does not pass by waiting (a constraint, a
- * schema newer than this build). Each fault counts in errors, turns ok false and sets
- * last_error; the first fault of each kind (disk full, locked, corrupt or unreadable, other)
- * since the store last wrote is logged to stderr. After -EIO (corruption, an I/O error) the
- * writer closes its connection and reopens the file at the next try (every 2 s while that
- * fails; the ids and the row count are read again from what it opens). The first
- * successful commit turns ok true.
+ * Faults. A failed transaction is rolled back and the batch kept; the writer retries it with a
+ * doubling backoff (50 ms to 2 s) while the queue has room. It drops the batch (counted) when the
+ * queue is full, when a flush has waited for three tries, when closing has used its few seconds,
+ * or after three tries at a fault that does not pass by waiting (a constraint, a schema newer
+ * than this build). Each fault counts in errors, turns ok false and sets last_error; the first
+ * fault of each kind (disk full, locked, corrupt or unreadable, other) since the store last wrote
+ * is logged to stderr. After -EIO (corruption, an I/O error) the writer closes its connection and
+ * reopens the file at the next try (every 2 s while that fails; the ids and the row count are
+ * read again from what it opens). The first successful commit turns ok true.
  *
- * Reading. Queries go to a bounded queue served by the reader thread on a connection of its
- * own (WAL: it reads the last committed state while the writer writes). An in-memory
- * database (":memory:", tests) has one connection, shared under a lock.
+ * Reading. Queries go to a bounded queue served by the reader thread on a connection of its own
+ * (WAL: it reads the last committed state while the writer writes). An in-memory database
+ * (":memory:", tests) has one connection, shared under a lock.
+ *
+ * Locks. `lock`: the queue, the counters and the stats (held for pointer moves and copies).
+ * `wlock`: the writer's connection (held for a transaction; in memory, also for a query).
+ * `rlock`: the reader's queue. When two are held, wlock is taken first, then lock; nothing
+ * waits on the disk holding lock, which is all that store_put_* and store_get_stats take.
  */
 #include "server/store/store.h"
 
