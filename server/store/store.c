@@ -1,41 +1,50 @@
 /*
- * store: the results store's threads (store.h is the contract; the SQL is in store_sql.c,
- * the records in store_rec.c).
+ * store: the results store's threads (store.h is the contract; the SQL is in store_sql.c, the
+ * records in store_rec.c).
  *
  * Theory of operation.
  *
  * Putting. store_put_* copy the record into a struct rec (store_rec.c: the code cut at
  * STORE_MAX_CODE on a UTF-8 boundary, an oversized detail cut by dropping tests), take the
- * store's lock, give the record the next id of its table (counters seeded at open from the largest
- * id the table ever held), append it to the queue and return. The lock is held for a few pointer
- * moves only: the writer never holds it while it talks to SQLite. A queue holding STORE_QUEUE
- * records (or QUEUE_BYTES of them) drops the new record and counts it.
+ * store's lock, give the record the next id of its table (counters seeded at open from the
+ * largest id the table ever held), append it to the queue and return. The lock is held for a few
+ * pointer moves only: the writer never holds it while it talks to SQLite. A queue holding
+ * STORE_QUEUE records (or QUEUE_BYTES of them) drops the new record and counts it.
  *
- * Writing. One writer thread owns the writing connection. It waits for a first record, then
- * at most flush_ms for batch_max of them (no wait when a flush or close is asked for), takes
- * them off the queue (they count as queued while in flight) and inserts them in one
- * transaction. After each commit it runs one retention step (at most STORE_RETAIN_STEP
- * deletions in a transaction of their own: the oldest rows beyond the row cap, then rows past
- * the age limit, looked for at most once a second), and keeps stepping while idle until
- * retention has no more work; an idle writer looks for aged-out rows a second after its last
- * write and then every minute. Pages freed by retention
- * are reused by the next inserts, and the WAL is checkpointed by SQLite every 1000 pages and
- * cut back to 4 MiB (journal_size_limit), so the file stops growing once the cap is reached.
+ * Ids. Another process writing the same file (`verdict bench` adding its run beside the server)
+ * is noticed within a second (PRAGMA data_version, looked at by the writer) and the counters
+ * moved past its ids; a run id that both gave out within that second is stored under a fresh id
+ * by the second to commit.
  *
- * Faults. A failed transaction is rolled back and the batch kept; the writer retries it with
- * a doubling backoff (50 ms to 2 s) while the queue has room. It drops the batch (counted)
- * when the queue is full, when a flush has waited for three tries, when closing has used its
- * few seconds, or after three tries at a fault that does not pass by waiting (a constraint, a
- * schema newer than this build). Each fault counts in errors, turns ok false and sets
- * last_error; the first fault of each kind (disk full, locked, corrupt or unreadable, other)
- * since the store last wrote is logged to stderr. After -EIO (corruption, an I/O error) the
- * writer closes its connection and reopens the file at the next try (every 2 s while that
- * fails; the ids and the row count are read again from what it opens). The first
- * successful commit turns ok true.
+ * Writing. One writer thread owns the writing connection. It waits for a first record, then at
+ * most flush_ms for batch_max of them (no wait when a flush or close is asked for), takes them
+ * off the queue (they count as queued while in flight) and inserts them in one transaction. After
+ * each commit it runs one retention step (at most STORE_RETAIN_STEP deletions in a transaction of
+ * their own: the oldest rows beyond the row cap, then rows past the age limit, looked for at most
+ * once a second), and keeps stepping while idle until retention has no more work; an idle writer
+ * looks for aged-out rows a second after its last write and then every minute. Pages freed by
+ * retention are reused by the next inserts, and the WAL is checkpointed by SQLite every 1000
+ * pages and cut back to 4 MiB (journal_size_limit), so the file stops growing once the cap is
+ * reached.
  *
- * Reading. Queries go to a bounded queue served by the reader thread on a connection of its
- * own (WAL: it reads the last committed state while the writer writes). An in-memory
- * database (":memory:", tests) has one connection, shared under a lock.
+ * Faults. A failed transaction is rolled back and the batch kept; the writer retries it with a
+ * doubling backoff (50 ms to 2 s) while the queue has room. It drops the batch (counted) when the
+ * queue is full, when a flush has waited for three tries, when closing has used its few seconds,
+ * or after three tries at a fault that does not pass by waiting (a constraint, a schema newer
+ * than this build). Each fault counts in errors, turns ok false and sets last_error; the first
+ * fault of each kind (disk full, locked, corrupt or unreadable, other) since the store last wrote
+ * is logged to stderr. After -EIO (corruption, an I/O error) the writer closes its connection and
+ * reopens the file at the next try (every 2 s while that fails; the ids and the row count are
+ * read again from what it opens). The first successful commit turns ok true.
+ *
+ * Reading. Queries go to a bounded queue served by the reader thread on a connection of its own
+ * (WAL: it reads the last committed state while the writer writes). An in-memory database
+ * (":memory:", tests) has one connection, shared under a lock.
+ *
+ * Locks. `lock`: the queue, the counters and the stats (held for pointer moves and copies).
+ * `wlock`: the writer's connection (held for a transaction; in memory, also for a query).
+ * `rlock`: the reader's queue. When two are held, wlock is taken first, then lock; nothing
+ * waits on the disk holding lock, which is all that store_put_* and store_get_stats take.
  */
 #include "server/store/store.h"
 
@@ -54,6 +63,7 @@
 #define CLOSE_BUDGET   5000        /* ms store_close spends writing what is queued */
 #define AGE_CHECK_MS   60000       /* an idle writer looks for aged-out rows this often */
 #define AGE_STEP_MS    1000        /* a busy one, at most this often */
+#define FOLLOW_MS      1000        /* ids others gave out looked for this often */
 #define BACKOFF_MIN_MS 50
 #define BACKOFF_MAX_MS 2000
 #define FLUSH_TRIES    3
@@ -93,9 +103,10 @@ struct store {
     int64_t reopen_at; /* ms, monotonic: when a closed writer connection may reopen */
     int reopen_rc;     /* and why the last reopening failed */
     char reopen_err[ERR_LEN];
-    int64_t rows;     /* submissions kept, for retention by rows */
-    int64_t age_next; /* ms, monotonic: the next look for aged-out rows (writer only) */
-    bool age_dirty;   /* written since that look (writer only) */
+    int64_t rows;         /* submissions kept, for retention by rows */
+    int64_t age_next;     /* ms, monotonic: the next look for aged-out rows (writer only) */
+    bool age_dirty;       /* written since that look (writer only) */
+    int64_t data_version; /* PRAGMA data_version when last looked (writer only) */
 
     pthread_mutex_t rlock;
     pthread_cond_t rwake;
@@ -388,15 +399,44 @@ static void drop_queue(struct store *s)
     pthread_cond_broadcast(&s->done);
 }
 
+/* Another process (`verdict bench` beside the server) may have added rows since the counters
+ * were read: they move past its ids. data_version changes when another connection commits.
+ * Writer only. */
+static void follow_others(struct store *s)
+{
+    if (s->memory)
+        return;
+    char err[ERR_LEN];
+    int64_t sub = 0, run = 0;
+    pthread_mutex_lock(&s->wlock);
+    int64_t v = s->w.db ? sql_data_version(s->w.db) : -1;
+    bool moved = v >= 0 && v != s->data_version && sql_next_ids(s->w.db, &sub, &run, err) == 0;
+    if (v >= 0)
+        s->data_version = v;
+    pthread_mutex_unlock(&s->wlock);
+    if (!moved)
+        return;
+    pthread_mutex_lock(&s->lock);
+    s->next_sub = sub > s->next_sub ? sub : s->next_sub;
+    s->next_run = run > s->next_run ? run : s->next_run;
+    pthread_mutex_unlock(&s->lock);
+}
+
 static void *writer_main(void *arg)
 {
     struct store *s = arg;
-    int64_t age_check = mono_ms() + AGE_CHECK_MS;
+    int64_t age_check = mono_ms() + AGE_CHECK_MS, follow = 0;
     pthread_mutex_lock(&s->lock);
     for (;;) {
         if (s->stopping && (!s->head || mono_ms() >= s->stop_deadline)) {
             drop_queue(s);
             break;
+        }
+        if (mono_ms() >= follow) {
+            pthread_mutex_unlock(&s->lock);
+            follow_others(s);
+            pthread_mutex_lock(&s->lock);
+            follow = mono_ms() + FOLLOW_MS;
         }
         if (!s->head) {
             /* by age: a minute after the last look, or a second after the last write */
@@ -413,7 +453,7 @@ static void *writer_main(void *arg)
                 retain_step(s);
                 pthread_mutex_lock(&s->lock);
             } else {
-                wait_until(&s->wake, &s->lock, look);
+                wait_until(&s->wake, &s->lock, look < follow ? look : follow);
             }
             continue;
         }

@@ -58,8 +58,13 @@ struct sql_writer {
 /* Migrates the database at d to STORE_SCHEMA_VERSION (one transaction). */
 int sql_migrate(struct db *d, char err[ERR_LEN]);
 
-/* The next free ids and the number of submissions kept. */
+/* The next free ids (past every id the tables ever held), and with sql_seed the number of
+ * submissions kept. */
+int sql_next_ids(struct db *d, int64_t *next_sub, int64_t *next_run, char err[ERR_LEN]);
 int sql_seed(struct db *d, int64_t *next_sub, int64_t *next_run, int64_t *rows, char err[ERR_LEN]);
+
+/* PRAGMA data_version: changes when another connection commits (-1: unreadable). */
+int64_t sql_data_version(struct db *d);
 
 int sql_writer_open(struct sql_writer *w, const char *path, char err[ERR_LEN]);
 void sql_writer_close(struct sql_writer *w);

@@ -93,7 +93,7 @@ int sql_migrate(struct db *d, char err[ERR_LEN])
     return rc;
 }
 
-int sql_seed(struct db *d, int64_t *next_sub, int64_t *next_run, int64_t *rows, char err[ERR_LEN])
+int sql_next_ids(struct db *d, int64_t *next_sub, int64_t *next_run, char err[ERR_LEN])
 {
     err[0] = '\0';
     /* sqlite_sequence keeps the largest id ever used, also once retention deleted it */
@@ -101,10 +101,24 @@ int sql_seed(struct db *d, int64_t *next_sub, int64_t *next_run, int64_t *rows, 
     int64_t seq = one_int(d, "SELECT seq FROM sqlite_sequence WHERE name = 'submission'", 0, err);
     int64_t run = one_int(d, "SELECT MAX(id) FROM run", 0, err);
     int64_t rseq = one_int(d, "SELECT seq FROM sqlite_sequence WHERE name = 'run'", 0, err);
-    *rows = one_int(d, "SELECT COUNT(*) FROM submission", 0, err);
     *next_sub = (sub > seq ? sub : seq) + 1;
     *next_run = (run > rseq ? run : rseq) + 1;
     return err[0] ? -EIO : 0;
+}
+
+int sql_seed(struct db *d, int64_t *next_sub, int64_t *next_run, int64_t *rows, char err[ERR_LEN])
+{
+    int rc = sql_next_ids(d, next_sub, next_run, err);
+    if (rc == 0)
+        *rows = one_int(d, "SELECT COUNT(*) FROM submission", 0, err);
+    return rc == 0 && err[0] ? -EIO : rc;
+}
+
+int64_t sql_data_version(struct db *d)
+{
+    char err[ERR_LEN] = "";
+    int64_t v = one_int(d, "PRAGMA data_version", -1, err);
+    return err[0] ? -1 : v;
 }
 
 int sql_writer_open(struct sql_writer *w, const char *path, char err[ERR_LEN])
@@ -502,18 +516,18 @@ static int group_stats(struct db *d, const char *sql, const char *arg, const cha
     if (arg)
         db_bind_text(st, 1, arg);
     struct json *out = json_object(), *list = json_set(out, key, json_array()), *cur = NULL;
-    char name[512] = "";
+    const char *name = NULL; /* cur's, owned by cur */
     double subs = 0, passed = 0;
     while ((rc = db_step(st, why)) == 1) {
         const char *n = db_text(st, 0), *v = db_text(st, 1);
-        if (!cur || strcmp(name, n ? n : "") != 0) {
+        if (!cur || !name || strcmp(name, n ? n : "") != 0) {
             if (cur) {
                 json_set_num(cur, "submissions", subs);
                 json_set_num(cur, "passed", passed);
             }
-            snprintf(name, sizeof(name), "%s", n ? n : "");
             cur = json_push(list, json_object());
-            json_set_str(cur, name_key, name);
+            json_set_str(cur, name_key, n ? n : "");
+            name = json_get_str(cur, name_key);
             json_set(cur, "by_verdict", json_object());
             subs = passed = 0;
         }

@@ -748,6 +748,45 @@ static void test_corrupt(void)
     ASSERT_STR_CONTAINS(err, "not a database");
 }
 
+/* Another connection holds the write lock: the writer reports "locked", keeps the records
+ * and writes them once the lock is let go. */
+static void test_locked(void)
+{
+    char path[300];
+    db_path(path, sizeof(path), "locked.db");
+    struct store *s = open_store(path, -1, -1);
+    ASSERT_NOT_NULL(s);
+    struct db *other;
+    char err[ERR_LEN];
+    ASSERT_INT_EQ(db_open(path, &other, err), 0);
+    ASSERT_INT_EQ(db_exec(other, "BEGIN IMMEDIATE", err), 0);
+    for (int i = 0; i < 50; i++)
+        put_one(s, i, 0, 0);
+    struct store_stats st;
+    for (int i = 0; i < 500; i++) { /* the writer waits a second (busy timeout), then says so */
+        store_get_stats(s, &st);
+        if (st.errors > 0)
+            break;
+        usleep(10000);
+    }
+    ASSERT_TRUE(st.errors > 0);
+    ASSERT_FALSE(st.ok);
+    ASSERT_STR_CONTAINS(st.last_error, "locked");
+    ASSERT_UINT_EQ(st.queued, 50); /* kept */
+    ASSERT_INT_EQ(db_exec(other, "COMMIT", err), 0);
+    db_close(other);
+    for (int i = 0; i < 500; i++) {
+        store_get_stats(s, &st);
+        if (st.written == 50)
+            break;
+        usleep(10000);
+    }
+    ASSERT_UINT_EQ(st.written, 50);
+    ASSERT_UINT_EQ(st.dropped, 0);
+    ASSERT_TRUE(st.ok);
+    store_close(s);
+}
+
 struct reader_arg {
     struct store *s;
     atomic_bool *stop;
@@ -873,6 +912,35 @@ static void test_migration(void)
     ASSERT_STR_CONTAINS(err, "newer");
 }
 
+/* Two stores on one file (a server and `verdict bench`): ids the other gave out are not
+ * given again once it has committed. */
+static void test_two_processes(void)
+{
+    char path[300];
+    db_path(path, sizeof(path), "two.db");
+    struct store *a = open_store(path, -1, -1), *b = open_store(path, -1, -1);
+    ASSERT_NOT_NULL(a);
+    ASSERT_NOT_NULL(b);
+    int64_t rb = store_put_run(b, json_parse("{\"dataset\": \"x\", \"label\": \"b\"}"));
+    int64_t sb = put_one(b, 0, 0, 0);
+    ASSERT_INT_EQ(store_flush(b), 0);
+    usleep(1500000); /* a looks every second */
+    int64_t ra = store_put_run(a, json_parse("{\"dataset\": \"x\", \"label\": \"a\"}"));
+    int64_t sa = put_one(a, 0, 0, 0);
+    ASSERT_INT_EQ(store_flush(a), 0);
+    ASSERT_TRUE(ra > rb);
+    ASSERT_TRUE(sa > sb);
+    int status;
+    struct json *d = query(a, (struct store_filter){.kind = STORE_GET_RUN, .id = ra}, &status);
+    ASSERT_STR_EQ(json_get_str(d, "label"), "a");
+    json_free(d);
+    d = query(a, (struct store_filter){.kind = STORE_GET_RUN, .id = rb}, &status);
+    ASSERT_STR_EQ(json_get_str(d, "label"), "b");
+    json_free(d);
+    store_close(a);
+    store_close(b);
+}
+
 static void test_queue_full(void)
 {
     struct store *s = open_store(":memory:", -1, -1);
@@ -909,8 +977,10 @@ int main(void)
     TEST_RUN(test_crash);
     TEST_RUN(test_disk_full);
     TEST_RUN(test_corrupt);
+    TEST_RUN(test_locked);
     TEST_RUN(test_concurrent_readers);
     TEST_RUN(test_migration);
+    TEST_RUN(test_two_processes);
     TEST_RUN(test_queue_full);
     char cmd[300];
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
