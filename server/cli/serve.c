@@ -65,8 +65,9 @@ static void teardown(struct parts *p)
      * and answers the store's queries still waiting, whose connections the HTTP thread
      * then sends before it stops */
     api_detach_store(p->api);
-    store_close(p->store);
+    store_stop(p->store); /* a handler that took the store before the detach: 503 */
     http_stop(p->http);
+    store_close(p->store);
     api_free(p->api);
     engine_close(&p->engine);
     dataset_close(p->datasets);

@@ -90,6 +90,7 @@ struct store {
     uint64_t put_seq, done_seq;
     int flushers;
     bool stopping;
+    bool stop_called;      /* store_stop ran (it runs once) */
     int64_t stop_deadline; /* ms, monotonic */
     int64_t next_sub, next_run;
     struct store_stats st;
@@ -690,20 +691,33 @@ int store_open(const struct store_config *cfg, struct store **out, char err[ERR_
     return 0;
 }
 
-void store_close(struct store *s)
+void store_stop(struct store *s)
 {
     if (!s)
         return;
     pthread_mutex_lock(&s->lock);
-    s->stopping = true;
-    s->stop_deadline = mono_ms() + CLOSE_BUDGET;
-    pthread_cond_broadcast(&s->wake);
+    bool first = !s->stop_called;
+    s->stop_called = true;
+    if (first) {
+        s->stopping = true;
+        s->stop_deadline = mono_ms() + CLOSE_BUDGET;
+        pthread_cond_broadcast(&s->wake);
+    }
     pthread_mutex_unlock(&s->lock);
+    if (!first)
+        return;
     pthread_join(s->writer, NULL);
     pthread_mutex_lock(&s->rlock);
     s->rstop = true;
     pthread_cond_broadcast(&s->rwake);
     pthread_mutex_unlock(&s->rlock);
     pthread_join(s->reader, NULL);
+}
+
+void store_close(struct store *s)
+{
+    if (!s)
+        return;
+    store_stop(s);
     store_free(s);
 }

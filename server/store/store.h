@@ -130,7 +130,13 @@ void store_get_stats(struct store *s, struct store_stats *st);
  * shutdown). Returns 0, or the last write's negative errno. */
 int store_flush(struct store *s);
 
-/* Flushes what is queued (bounded by a few seconds), stops the threads and closes. NULL: no-op. */
+/* Flushes what is queued (bounded by a few seconds), answers the queries waiting, and stops
+ * the threads; the struct stays valid: later puts drop (-EAGAIN) and
+ * later queries answer 503 at once, so a thread that still holds the pointer is safe until
+ * store_close. Idempotent. NULL: no-op. */
+void store_stop(struct store *s);
+
+/* store_stop, then frees the store. NULL: no-op. */
 void store_close(struct store *s);
 
 #endif
