@@ -392,6 +392,19 @@ static void override(struct job_limits *l, const struct job_limits *o)
 }
 
 /* Compiles on a miss and publishes OK and CE; TLE, MLE and SE are not kept. */
+/* CPUs online, read once (sysconf reads /sys/devices/system/cpu/online on every call, and
+ * this is asked on every request). */
+static long online_cpus(void)
+{
+    static _Atomic long n;
+    long v = n;
+    if (v <= 0) {
+        v = sysconf(_SC_NPROCESSORS_ONLN);
+        n = v;
+    }
+    return v;
+}
+
 static int build_miss(const struct program_env *env, const struct lang *l, struct program *p,
                       char err[ERR_LEN])
 {
@@ -424,9 +437,8 @@ int program_build(const struct program_env *env, const struct lang *l, const str
     char key[65];
     program_key(env, l, &p->compile_limits, files, nfiles, key);
     job_limits_defaults(&p->compile_limits);
-    p->compile_limits.wall_ms =
-        program_compile_wall_ms(p->compile_limits.cpu_ms, p->compile_limits.wall_ms, env->cells,
-                                sysconf(_SC_NPROCESSORS_ONLN));
+    p->compile_limits.wall_ms = program_compile_wall_ms(
+        p->compile_limits.cpu_ms, p->compile_limits.wall_ms, env->cells, online_cpus());
     for (int tries = 0; tries < 2; tries++) {
         int state = cache_acquire(env->cache, key, &p->entry, err);
         if (state < 0)
