@@ -2,7 +2,8 @@
 """The HTTP path, measured side by side: a `verdict serve` on 127.0.0.1 driven by
 benchmarks/loadgen (keep-alive HTTP/1.1, N connections, one request in flight each), against
 the machine's own rate of posix_spawn + wait of the very binary the server runs, in the same
-run. Prints one JSON document; asserts nothing (exit 1 only when the server did not start).
+run. Prints one JSON document. It asserts no time: exit 1 only when the server did not start
+or a figure got no answer or a wrong one (what ctest's tiny run checks, so that it does not rot).
 
   /v1/ping                       at each concurrency
   /run_code of a cached C program at each concurrency, and the CPU time it cost per request
@@ -227,6 +228,12 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
     json.dump(doc, sys.stdout, indent=1)
     print()
+    figures = doc.get("ping", []) + doc.get("run_code_c", []) + doc.get("posix_spawn", []) + \
+        list(doc.get("judge", {}).values())
+    broken = [f.get("label") for f in figures if not f.get("requests") or f.get("errors")]
+    if broken or len(figures) < 3:
+        print(f"http_path: no answer, or a wrong one, in {broken}", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":
