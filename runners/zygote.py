@@ -213,25 +213,29 @@ def _run(argv):
     import builtins
     import importlib.machinery
 
-    sys.argv = argv[2:]
     sys.orig_argv = argv
-    path = os.path.abspath(argv[2])
-    try:
-        with open(path, "rb") as f:
-            source = f.read()
-    except OSError as e:
-        sys.stderr.write("%s: can't open file %r: [Errno %d] %s\n" % (argv[0], path, e.errno, e.strerror))
-        sys.stderr.flush()
-        os._exit(2)
     main = types.ModuleType("__main__")
     d = main.__dict__
     d["__loader__"] = importlib.machinery.BuiltinImporter
     d["__spec__"] = None
     d["__annotations__"] = {}
     d["__builtins__"] = builtins
-    d["__file__"] = path
-    d["__cached__"] = None
-    d["__loader__"] = importlib.machinery.SourceFileLoader("__main__", path)
+    if argv[2] == "-c":  # python3 -I -c CODE [args] (a grader)
+        sys.argv = ["-c"] + argv[4:]
+        source, path = argv[3], "<string>"
+    else:
+        sys.argv = argv[2:]
+        path = os.path.abspath(argv[2])
+        try:
+            with open(path, "rb") as f:
+                source = f.read()
+        except OSError as e:
+            sys.stderr.write("%s: can't open file %r: [Errno %d] %s\n" % (argv[0], path, e.errno, e.strerror))
+            sys.stderr.flush()
+            os._exit(2)
+        d["__file__"] = path
+        d["__cached__"] = None
+        d["__loader__"] = importlib.machinery.SourceFileLoader("__main__", path)
     sys.modules["__main__"] = main
     try:
         code = compile(source, path, "exec", dont_inherit=True)
