@@ -80,6 +80,11 @@ def _tid_slot():
 
 
 _TID = _tid_slot()
+try:  # capabilities past the last are EINVAL to drop (the cold child tries all 64)
+    with open("/proc/sys/kernel/cap_last_cap") as _f:
+        _CAPS = int(_f.read()) + 1
+except (OSError, ValueError):
+    _CAPS = 64
 
 
 def _prctl(opt, a=0, b=0, c=0, d=0):
@@ -185,7 +190,7 @@ def _child(parts, fds):
         fail(_STEP_NNP, e)
     _set_cmdline(argv)
     try:
-        for cap in range(64):
+        for cap in range(_CAPS):
             try:
                 _prctl(_PR_CAPBSET_DROP, cap)
             except OSError as e:
