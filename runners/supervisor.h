@@ -18,6 +18,7 @@
 #include "runners/cgroup.h"
 #include "runners/job.h"
 #include "runners/seccomp.h"
+#include "runners/zygote.h"
 
 struct supervisor {
     int index;           /* the cell's slot (names cgroups) */
@@ -29,12 +30,12 @@ struct supervisor {
     struct cg_job last;  /* the last job's cgroup, removed after its result is sent */
     bool last_ready;
     bool next_ready;
-    bool dirs_clean;     /* /w, /tmp and /dev/shm are empty */
-    uint64_t seq;        /* jobs run */
-    int sigfd;           /* signalfd for SIGCHLD */
-    bool perf_tried;     /* perf_fd was opened (or failed), at the first prepare */
-    bool bounding_empty; /* the cell's capability bounding set is empty: jobs inherit it */
-    int perf_fd;         /* the inherited instruction counter (runners/perf.h), or -errno */
+    bool dirs_clean;  /* /w, /tmp and /dev/shm are empty */
+    uint64_t seq;     /* jobs run */
+    int sigfd;        /* signalfd for SIGCHLD */
+    bool perf_tried;  /* perf_fd was opened (or failed), at the first prepare */
+    int perf_fd;      /* the inherited instruction counter (runners/perf.h), or -errno */
+    struct zygote zy; /* the warm Python interpreter, when a job has asked for one */
     /* Output of the current job (reused between jobs). */
     uint8_t *out, *err;
     size_t out_cap, err_cap;
