@@ -20,6 +20,7 @@ import multiprocessing
 import os
 import platform
 import re
+import resource
 import shutil
 import socket
 import statistics
@@ -223,7 +224,7 @@ def _lg_thread(port, req, stop_at, out):
         if not head.startswith(b"HTTP/1.1 200") or b'"Failed"' in body or b"SandboxError" in body:
             bad += 1
     s.close()
-    out.append((n, bad, lat))
+    out.append((n, bad, lat, time.monotonic()))
 
 
 def _lg_proc(port, req, threads, start_at, stop_at, q):
@@ -259,8 +260,8 @@ def loadgen(port, method, path, body, concurrency, seconds):
     n = sum(r[0] for r in res)
     bad = sum(r[1] for r in res)
     lat = [x for r in res for x in r[2]]
-    # The last request of each connection may end after stop_at: count the real span.
-    return n / seconds, p99(lat), bad
+    # The last request of each connection may end after the stop: the real span counts.
+    return n / (max(r[3] for r in res) - start), p99(lat), bad
 
 
 # ---- sections ---------------------------------------------------------------------------
@@ -576,10 +577,15 @@ def machine():
             return ""
     cpu = re.search(r"model name\s*:\s*(.*)", read("/proc/cpuinfo"))
     mem = re.search(r"MemTotal:\s*(\d+)", read("/proc/meminfo"))
-    cg2 = os.path.exists("/sys/fs/cgroup/cgroup.controllers")
+    if os.path.exists("/sys/fs/cgroup/cgroup.controllers"):
+        cg = "v2"
+    elif os.path.exists("/sys/fs/cgroup/unified/cgroup.controllers"):
+        cg = "v1 (hybrid: v1 controllers, v2 mounted at /sys/fs/cgroup/unified)"
+    else:
+        cg = "v1"
     return dict(cpu=cpu.group(1) if cpu else platform.processor(), cores=NPROC,
                 memory_gib=round(int(mem.group(1)) / 2**20, 1) if mem else None,
-                kernel=platform.release(), cgroup="v2" if cg2 else "v1",
+                kernel=platform.release(), cgroup=cg,
                 load=os.getloadavg(), python=platform.python_version(),
                 at=time.strftime("%Y-%m-%d %H:%M:%S %Z"))
 
@@ -654,6 +660,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--json")
+    ap.add_argument("--markdown", help="write the machine line and the table (Markdown)")
     ap.add_argument("--plot", nargs="?", const=os.path.join(ROOT, "docs", "performance.svg"))
     ap.add_argument("--only", default="")
     ap.add_argument("--skip", default="")
@@ -668,6 +675,8 @@ def main():
     if os.geteuid() != 0:
         print("run_all: skipped: cells need root", file=sys.stderr)
         return 77
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # 1,000 sockets in flight
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
     m = machine()
     print(f"machine: {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, kernel "
           f"{m['kernel']}, cgroup {m['cgroup']}, load {m['load'][0]:.2f}", flush=True)
@@ -699,6 +708,12 @@ def main():
         with open(a.json, "w") as f:
             json.dump(dict(machine=m, quick=a.quick, rows=ROWS, plot=PLOT, seconds=timing,
                            failed=failed), f, indent=1)
+    if a.markdown:
+        with open(a.markdown, "w") as f:
+            f.write(f"{m['at']}: {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, kernel "
+                    f"{m['kernel']}, cgroup {m['cgroup']}, load average "
+                    f"{m['load'][0]:.2f} before, {m['load_after'][0]:.2f} after; "
+                    f"sections (s): {timing}\n\n{table()}\n")
     if a.plot:
         svg(a.plot)
         print(f"plot: {a.plot}")
