@@ -591,10 +591,21 @@ static ssize_t read_at(int dirfd, const char *file, char *buf, size_t cap)
     return n;
 }
 
-static int read_u64_at(int dirfd, const char *file, uint64_t *v)
+/* Reads a counter file: through the leaf's open descriptor where it has one, else by name. */
+static ssize_t read_stat(const struct cg_job *j, enum cg_stat_file f, int dirfd, const char *file,
+                         char *buf, size_t cap)
 {
-    char buf[64];
-    ssize_t n = read_at(dirfd, file, buf, sizeof(buf));
+    if (j->stat_fd[f] < 0)
+        return read_at(dirfd, file, buf, cap);
+    ssize_t n = pread(j->stat_fd[f], buf, cap - 1, 0);
+    if (n < 0)
+        return -errno;
+    buf[n] = '\0';
+    return n;
+}
+
+static int parse_u64(const char *buf, ssize_t n, uint64_t *v)
+{
     if (n < 0)
         return (int)n;
     char *end;
@@ -602,11 +613,60 @@ static int read_u64_at(int dirfd, const char *file, uint64_t *v)
     return end == buf ? -EINVAL : 0;
 }
 
-static int read_keyed_at(int dirfd, const char *file, const char *key, uint64_t *v)
+static int read_u64_stat(const struct cg_job *j, enum cg_stat_file f, int dirfd, const char *file,
+                         uint64_t *v)
+{
+    char buf[64];
+    return parse_u64(buf, read_stat(j, f, dirfd, file, buf, sizeof(buf)), v);
+}
+
+static int read_keyed_stat(const struct cg_job *j, enum cg_stat_file f, int dirfd, const char *file,
+                           const char *key, uint64_t *v)
 {
     char buf[2048];
-    ssize_t n = read_at(dirfd, file, buf, sizeof(buf));
+    ssize_t n = read_stat(j, f, dirfd, file, buf, sizeof(buf));
     return n < 0 ? (int)n : cg_parse_keyed(buf, key, v);
+}
+
+static const char *stat_name(const struct cg_job *j, enum cg_stat_file f)
+{
+    bool v2 = j->root->version == CG_V2;
+    switch (f) {
+    case CG_STAT_CPU:
+        return v2 ? "cpu.stat" : "cpuacct.usage";
+    case CG_STAT_PEAK:
+        return v2 ? NULL : "memory.max_usage_in_bytes"; /* v2: peak_fd, opened read-write */
+    case CG_STAT_HITS:
+        return v2 ? "memory.events" : "memory.failcnt";
+    case CG_STAT_OOM:
+        return v2 ? NULL : "memory.oom_control"; /* v2: memory.events, read once for both */
+    case CG_STAT_USAGE:
+        return v2 ? "memory.current" : "memory.usage_in_bytes";
+    case CG_STAT_PIDS_EVENTS:
+        return "pids.events";
+    case CG_NSTAT:
+        break;
+    }
+    return NULL;
+}
+
+static int stat_dir(const struct cg_job *j, enum cg_stat_file f)
+{
+    return dir_of(j, f == CG_STAT_CPU           ? CG_CPUACCT
+                     : f == CG_STAT_PIDS_EVENTS ? CG_PIDS
+                                                : CG_MEMORY);
+}
+
+/* Opens the counter files once; one that cannot be opened is read by name (and its error
+ * reported then). */
+static void open_stats(struct cg_job *j)
+{
+    for (int f = 0; f < CG_NSTAT; f++) {
+        const char *name = stat_name(j, (enum cg_stat_file)f);
+        int dir = stat_dir(j, (enum cg_stat_file)f);
+        if (name && dir >= 0)
+            j->stat_fd[f] = openat(dir, name, (f == CG_STAT_PEAK ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+    }
 }
 
 int cg_job_create(const struct cg_root *r, const char *name, struct cg_job *j, char err[ERR_LEN])
@@ -616,6 +676,8 @@ int cg_job_create(const struct cg_root *r, const char *name, struct cg_job *j, c
     snprintf(j->name, sizeof(j->name), "%s", name);
     for (int i = 0; i < CG_MAX_DIRS; i++)
         j->dirfd[i] = j->procs_fd[i] = -1;
+    for (int f = 0; f < CG_NSTAT; f++)
+        j->stat_fd[f] = -1;
     j->peak_fd = -1;
     for (int i = 0; i < r->ndirs; i++) {
         if (mkdirat(r->dirfd[i], name, 0755) < 0 && errno != EEXIST)
@@ -630,6 +692,7 @@ int cg_job_create(const struct cg_root *r, const char *name, struct cg_job *j, c
     }
     if (r->version == CG_V2) /* absent before 5.19: peaks then read as 0 */
         j->peak_fd = openat(dir_of(j, CG_MEMORY), "memory.peak", O_RDWR | O_CLOEXEC);
+    open_stats(j);
     return 0;
 fail:;
     int e = errno;
@@ -652,8 +715,12 @@ static int limit_v1_sockets(int md, uint64_t memory_bytes)
     return rc == -ENOENT || rc == -EOPNOTSUPP ? 0 : rc;
 }
 
-int cg_job_limit(const struct cg_job *j, uint64_t memory_bytes, uint32_t pids, char err[ERR_LEN])
+int cg_job_limit(struct cg_job *j, uint64_t memory_bytes, uint32_t pids, char err[ERR_LEN])
 {
+    if (memory_bytes == j->memory_set && pids == j->pids_set)
+        return 0;
+    j->memory_set = 0; /* until every write below has succeeded */
+    j->pids_set = 0;
     char mem[32], np[16];
     snprintf(mem, sizeof(mem), "%llu", (unsigned long long)memory_bytes);
     snprintf(np, sizeof(np), "%u", pids);
@@ -676,6 +743,8 @@ int cg_job_limit(const struct cg_job *j, uint64_t memory_bytes, uint32_t pids, c
         return err_set(err, rc, "set socket memory limit: %s", strerror(-rc));
     if ((rc = write_at(pd, "pids.max", np)) < 0)
         return err_set(err, rc, "set pids.max %s: %s", np, strerror(-rc));
+    j->memory_set = memory_bytes;
+    j->pids_set = pids;
     return 0;
 }
 
@@ -692,10 +761,10 @@ static uint64_t cpu_raw(const struct cg_job *j, int *rc)
     uint64_t v = 0;
     int fd = dir_of(j, CG_CPUACCT);
     if (j->root->version == CG_V2) {
-        *rc = read_keyed_at(fd, "cpu.stat", "usage_usec", &v);
+        *rc = read_keyed_stat(j, CG_STAT_CPU, fd, "cpu.stat", "usage_usec", &v);
         v *= 1000;
     } else {
-        *rc = read_u64_at(fd, "cpuacct.usage", &v);
+        *rc = read_u64_stat(j, CG_STAT_CPU, fd, "cpuacct.usage", &v);
     }
     return v;
 }
@@ -714,19 +783,22 @@ static int counters(const struct cg_job *j, struct cg_stats *s, char err[ERR_LEN
         ssize_t n = j->peak_fd >= 0 ? pread(j->peak_fd, buf, sizeof(buf) - 1, 0) : -1;
         buf[n > 0 ? n : 0] = '\0';
         s->memory_peak = strtoull(buf, NULL, 10);
-        rc = read_keyed_at(md, "memory.events", "oom_kill", &s->oom_kills);
+        char ev[2048];
+        ssize_t len = read_stat(j, CG_STAT_HITS, md, "memory.events", ev, sizeof(ev));
+        rc = len < 0 ? (int)len : cg_parse_keyed(ev, "oom_kill", &s->oom_kills);
         if (rc == 0)
-            rc = read_keyed_at(md, "memory.events", "max", &s->memory_hits);
+            rc = cg_parse_keyed(ev, "max", &s->memory_hits);
     } else {
-        rc = read_u64_at(md, "memory.max_usage_in_bytes", &s->memory_peak);
+        rc = read_u64_stat(j, CG_STAT_PEAK, md, "memory.max_usage_in_bytes", &s->memory_peak);
         if (rc == 0)
-            rc = read_u64_at(md, "memory.failcnt", &s->memory_hits);
+            rc = read_u64_stat(j, CG_STAT_HITS, md, "memory.failcnt", &s->memory_hits);
         if (rc == 0)
-            rc = read_keyed_at(md, "memory.oom_control", "oom_kill", &s->oom_kills);
+            rc = read_keyed_stat(j, CG_STAT_OOM, md, "memory.oom_control", "oom_kill",
+                                 &s->oom_kills);
     }
     if (rc < 0)
         return err_set(err, rc, "read memory counters: %s", strerror(-rc));
-    read_keyed_at(pd, "pids.events", "max", &s->pids_hits);
+    read_keyed_stat(j, CG_STAT_PIDS_EVENTS, pd, "pids.events", "max", &s->pids_hits);
     return 0;
 }
 
@@ -756,14 +828,18 @@ int cg_job_reuse(struct cg_job *j, uint64_t max_leftover, char err[ERR_LEN])
     uint64_t left = 0;
     if (cg_job_nprocs(j) != 0)
         return 0;
-    if ((rc = read_u64_at(md, v2 ? "memory.current" : "memory.usage_in_bytes", &left)) < 0)
+    if ((rc = read_u64_stat(j, CG_STAT_USAGE, md, v2 ? "memory.current" : "memory.usage_in_bytes",
+                            &left)) < 0)
         return err_set(err, rc, "read memory usage: %s", strerror(-rc));
     if (left > max_leftover)
         return 0;
     /* Restart the peak from what is left (v1: max_usage; v2: per-descriptor, 6.12+). */
     if (v2)
         rc = j->peak_fd >= 0 && pwrite(j->peak_fd, "reset", 5, 0) == 5 ? 0 : -ENOTSUP;
-    else
+    else if (j->stat_fd[CG_STAT_PEAK] >= 0) {
+        ssize_t w = pwrite(j->stat_fd[CG_STAT_PEAK], "0", 1, 0);
+        rc = w == 1 ? 0 : w < 0 ? -errno : -EIO;
+    } else
         rc = write_at(md, "memory.max_usage_in_bytes", "0");
     if (rc == -ENOTSUP)
         return 0;
@@ -816,6 +892,11 @@ int cg_job_destroy(struct cg_job *j, char err[ERR_LEN])
     if (j->peak_fd >= 0)
         close(j->peak_fd);
     j->peak_fd = -1;
+    for (int f = 0; f < CG_NSTAT; f++) {
+        if (j->stat_fd[f] >= 0)
+            close(j->stat_fd[f]);
+        j->stat_fd[f] = -1;
+    }
     for (int i = 0; j->root && i < j->root->ndirs; i++) {
         if (j->procs_fd[i] >= 0)
             close(j->procs_fd[i]);

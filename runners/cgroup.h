@@ -112,6 +112,19 @@ struct cg_stats {
     uint64_t pids_hits;   /* forks refused by pids.max */
 };
 
+/* The counter files a leaf keeps open: a job reads them several times, and opening a
+ * cgroup file costs more than reading it. Only single-value files: v1 `cgroup.procs` and
+ * `tasks` cache their pid list per open file, so those are opened afresh every time. */
+enum cg_stat_file {
+    CG_STAT_CPU,
+    CG_STAT_PEAK,
+    CG_STAT_HITS,
+    CG_STAT_OOM,
+    CG_STAT_USAGE,
+    CG_STAT_PIDS_EVENTS,
+    CG_NSTAT
+};
+
 /* One job's leaf cgroup in every hierarchy. A leaf may serve several jobs in turn (see
  * cg_job_reuse): the counters it reports are then relative to `base`. */
 struct cg_job {
@@ -120,7 +133,10 @@ struct cg_job {
     int dirfd[CG_MAX_DIRS];
     int procs_fd[CG_MAX_DIRS]; /* where the child writes "0" to join: see cg_job_create */
     int peak_fd;               /* v2 memory.peak, kept open: its reset is per descriptor */
-    struct cg_stats base;      /* cumulative counters when the current job began */
+    int stat_fd[CG_NSTAT];     /* counter files kept open, reread with pread (-1: by name) */
+    uint64_t memory_set;       /* the limits last written on this leaf (0: none yet) */
+    uint32_t pids_set;
+    struct cg_stats base; /* cumulative counters when the current job began */
 };
 
 /* Creates the leaf `name` in every hierarchy and opens its files. No limits yet. The child
@@ -143,8 +159,9 @@ int cg_job_reuse(struct cg_job *j, uint64_t max_leftover, char err[ERR_LEN]);
 #define CG_SOCKET_MIN   (4ull << 20)
 
 /* Writes the job's limits: memory (and memsw/swap to the same value: swap off), socket
- * buffers on v1 (CG_SOCKET_SHARE), pids. */
-int cg_job_limit(const struct cg_job *j, uint64_t memory_bytes, uint32_t pids, char err[ERR_LEN]);
+ * buffers on v1 (CG_SOCKET_SHARE), pids. A reused leaf that holds these values already is
+ * not written again (nothing in a cell can change them: cgroupfs is not mounted there). */
+int cg_job_limit(struct cg_job *j, uint64_t memory_bytes, uint32_t pids, char err[ERR_LEN]);
 
 /* In the forked child, before exec: moves the caller into the job's cgroups. System calls
  * only. Returns 0 or -errno. */

@@ -503,10 +503,11 @@ int mnt_empty_job_dirs(char err[ERR_LEN])
             return err_set(err, -errno, "open %s: %m", dirs[i]);
         struct statfs st;
         int rc = fstatfs(fd, &st) < 0 ? -errno : 0;
-        if (rc == 0 && st.f_files - st.f_ffree > 1) /* more than the root inode: a job's */
+        if (rc == 0 && st.f_files - st.f_ffree > 1) { /* more than the root inode: a job's */
             rc = empty_dir(fd, 0);
-        if (rc == 0 && (fstatfs(fd, &st) < 0 || st.f_files - st.f_ffree > 1))
-            rc = -ENOTEMPTY;
+            if (rc == 0 && (fstatfs(fd, &st) < 0 || st.f_files - st.f_ffree > 1))
+                rc = -ENOTEMPTY;
+        }
         close(fd);
         if (rc < 0)
             return err_set(err, rc, "empty %s: %s", dirs[i], strerror(-rc));

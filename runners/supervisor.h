@@ -29,11 +29,12 @@ struct supervisor {
     struct cg_job last;  /* the last job's cgroup, removed after its result is sent */
     bool last_ready;
     bool next_ready;
-    bool dirs_clean; /* /w, /tmp and /dev/shm are empty */
-    uint64_t seq;    /* jobs run */
-    int sigfd;       /* signalfd for SIGCHLD */
-    bool perf_tried; /* perf_fd was opened (or failed), at the first prepare */
-    int perf_fd;     /* the inherited instruction counter (runners/perf.h), or -errno */
+    bool dirs_clean;     /* /w, /tmp and /dev/shm are empty */
+    uint64_t seq;        /* jobs run */
+    int sigfd;           /* signalfd for SIGCHLD */
+    bool perf_tried;     /* perf_fd was opened (or failed), at the first prepare */
+    bool bounding_empty; /* the cell's capability bounding set is empty: jobs inherit it */
+    int perf_fd;         /* the inherited instruction counter (runners/perf.h), or -errno */
     /* Output of the current job (reused between jobs). */
     uint8_t *out, *err;
     size_t out_cap, err_cap;

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 void wbuf_raw(struct buf *b, const void *p, size_t n)
@@ -131,6 +132,8 @@ static int read_all(int fd, void *p, size_t n)
     return 0;
 }
 
+/* The header and the payload go out in one writev: a reader woken by the header would
+ * otherwise often find the payload not yet there and sleep a second time. */
 int wire_send(int fd, uint32_t type, const void *payload, size_t len)
 {
     uint8_t hdr[16];
@@ -139,10 +142,22 @@ int wire_send(int fd, uint32_t type, const void *payload, size_t len)
     memcpy(hdr, &magic, 4);
     memcpy(hdr + 4, &type, 4);
     memcpy(hdr + 8, &n, 8);
-    int rc = write_all(fd, hdr, sizeof(hdr));
-    if (rc == 0 && len > 0)
-        rc = write_all(fd, payload, len);
-    return rc;
+    struct iovec iov[2] = {{hdr, sizeof(hdr)}, {(void *)(uintptr_t)payload, len}};
+    ssize_t w;
+    do
+        w = writev(fd, iov, len > 0 ? 2 : 1);
+    while (w < 0 && errno == EINTR);
+    if (w < 0)
+        return -errno;
+    size_t done = (size_t)w;
+    if (done < sizeof(hdr)) { /* a short write: the rest from where it stopped */
+        int rc = write_all(fd, hdr + done, sizeof(hdr) - done);
+        return rc < 0 || len == 0 ? rc : write_all(fd, payload, len);
+    }
+    if (len == 0)
+        return 0;
+    return write_all(fd, (const uint8_t *)payload + (done - sizeof(hdr)),
+                     len - (done - sizeof(hdr)));
 }
 
 int wire_recv(int fd, uint32_t *type, uint8_t **payload, size_t *len, size_t max_len)
