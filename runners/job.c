@@ -141,6 +141,7 @@ void job_encode(const struct job *j, struct buf *b)
     wbuf_bytes(b, j->stdin_data, j->stdin_len);
     put_strs(b, j->nfetch, j->fetch);
     put_strs(b, j->grader_argc, j->grader_argv);
+    wbuf_u32(b, j->warm);
 }
 
 int job_decode(struct rbuf *r, struct job *j)
@@ -169,6 +170,8 @@ int job_decode(struct rbuf *r, struct job *j)
         rc = get_strs(r, &j->nfetch, &j->fetch, JOB_MAX_FILES);
     if (rc == 0)
         rc = get_strs(r, &j->grader_argc, &j->grader_argv, JOB_MAX_ARGS);
+    if (rc == 0)
+        j->warm = rbuf_u32(r);
     if (rc == 0 && r->err)
         rc = r->err;
     if (rc == 0 && j->argc < 1)

@@ -65,6 +65,10 @@ struct job_file {
     size_t len;          /* bytes */
 };
 
+/* How the job's first process may start: always by execve (cold), or forked from the cell's
+ * warm Python interpreter when the job has its shape (runners/zygote.h). */
+enum job_warm { JOB_COLD, JOB_WARM_PYTHON };
+
 struct job {
     int argc;
     const char *const *argv; /* argv[0] is the program: a path, or a name searched in PATH */
@@ -79,6 +83,7 @@ struct job {
     struct job_limits limits;
     int grader_argc; /* 0: no grader */
     const char *const *grader_argv;
+    uint32_t warm; /* enum job_warm: the program (never the grader) may start warm */
 };
 
 enum job_status { JOB_OK, JOB_RE, JOB_TLE, JOB_MLE, JOB_OLE, JOB_SE };

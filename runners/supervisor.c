@@ -100,6 +100,9 @@ struct run {
     long long waited_ns;       /* the longest run delay of any of the job's tasks */
     int64_t perf_start;        /* the instruction counter before the clone, or -errno */
     int64_t instructions;      /* the job's instructions, or -1: not counted */
+    struct zygote *zy;         /* the cell's warm interpreter (runners/zygote.h) */
+    bool warm;                 /* the program starts from it */
+    uint64_t baseline;         /* then: bytes it is charged beyond its cgroup's peak */
 };
 
 static long long now_ns(void)
@@ -136,7 +139,8 @@ static int drop_bounding_set(void)
 int supervisor_prepare(struct supervisor *s, char err[ERR_LEN])
 {
     int rc = 0;
-    if (!s->perf_tried) { /* once, while the cell may still call perf_event_open */
+    zygote_prepare(&s->zy); /* first: it reaps what the last job left unreaped */
+    if (!s->perf_tried) {   /* once, while the cell may still call perf_event_open */
         s->perf_tried = true;
         s->perf_fd = perf_open();
     }
@@ -326,14 +330,21 @@ static int child_main(void *arg)
 
 static void kill_all(struct run *r)
 {
-    kill(-1, SIGKILL); /* from pid 1: every other process of the namespace */
+    if (zygote_alive(r->zy)) /* it must outlive the job: by cgroup */
+        zygote_kill_job(r->cg, r->exited ? 0 : r->pid);
+    else
+        kill(-1, SIGKILL); /* from pid 1: every other process of the namespace */
     r->killed = true;
 }
 
 /* Waits for every child of the cell (the job's processes, once killed or exited). */
-static void reap_all(void)
+static void reap_all(struct supervisor *s, struct run *r)
 {
     int status;
+    if (zygote_alive(&s->zy)) {
+        zygote_reap_job(&s->zy, r->cg, s->sigfd);
+        return;
+    }
     while (waitpid(-1, &status, 0) > 0 || errno == EINTR)
         ;
 }
@@ -406,6 +417,8 @@ static void reap(struct supervisor *s, struct run *r)
             r->exited = true;
             r->status = status;
             r->end_ns = now_ns();
+        } else {
+            zygote_reaped(&s->zy, p);
         }
     }
 }
@@ -481,7 +494,7 @@ static void supervise(struct supervisor *s, struct run *r)
             check_clocks(r);
     }
     close_fd(&r->in_fd);
-    reap_all();
+    reap_all(s, r);
     /* Every job process has exited, so the kernel has added its count to the counter. */
     int64_t perf_end = r->perf_start >= 0 ? perf_read(s->perf_fd) : -1;
     r->instructions =
@@ -704,6 +717,32 @@ static pid_t spawn(struct child_args *a)
                  a);
 }
 
+/* The program's first process forked from the zygote (same descriptors, cgroup, limits and
+ * uid as spawn's child); a zygote that fails leaves this job, at its full memory limit, and
+ * the cell's later ones cold. */
+static pid_t spawn_warm(struct supervisor *s, struct run *r, const struct child_args *a)
+{
+    struct zygote_start st = {.uid = a->uid,
+                              .gid = a->gid,
+                              .dir = a->dir,
+                              .rl = a->rl,
+                              .cg = a->cg,
+                              .job = r->job,
+                              .env = (const char *const *)a->envp,
+                              .fds = {a->in, a->out, a->errout, a->chan_in, a->chan_out},
+                              .nfds = a->chan_in >= 0 ? 5 : 3,
+                              .report = a->report};
+    pid_t pid = zygote_spawn(&s->zy, &st);
+    if (pid > 0)
+        return pid;
+    char err[ERR_LEN];
+    r->warm = false;
+    r->baseline = 0;
+    if (cg_job_limit(r->cg, r->lim.memory_bytes, r->lim.pids, err) < 0)
+        return -1;
+    return spawn((struct child_args *)(uintptr_t)a);
+}
+
 /* The pipes of a run: the first process's stdin, the shared stdout and stderr, the step
  * report; for a grader job, the program's empty stdin and the channel both ways. */
 struct pipes {
@@ -764,7 +803,7 @@ static int start(struct supervisor *s, struct run *r, struct pipes *p, struct ch
     a->chan_in = grader ? p->to_program[0] : -1;
     a->chan_out = grader ? p->to_grader[1] : -1;
     r->t0_ns = r->cpu_checked_ns = now_ns();
-    pid_t pid = spawn(a);
+    pid_t pid = r->warm ? spawn_warm(s, r, a) : spawn(a);
     if (pid < 0) {
         set_se(res, "clone", errno);
         return -1;
@@ -777,8 +816,11 @@ static int start(struct supervisor *s, struct run *r, struct pipes *p, struct ch
         a->in = p->in[0];
         a->chan_in = p->to_grader[0];
         a->chan_out = p->to_program[1];
+        pid_t program = pid;
         if ((pid = spawn(a)) < 0) {
+            pid = program;
             set_se(res, "clone (grader)", errno);
+            r->pid = pid;
             kill_all(r); /* the program started alone */
             return -1;
         }
@@ -808,7 +850,7 @@ static void run_program(struct supervisor *s, struct run *r, struct job_result *
                            .errout = p.err[1],
                            .report = p.rep[1]};
     if (start(s, r, &p, &a, res) < 0) {
-        reap_all();
+        reap_all(s, r);
         goto out;
     }
     close_fd(&p.in[0]);
@@ -838,7 +880,7 @@ static void run_program(struct supervisor *s, struct run *r, struct job_result *
         goto out;
     }
     res->cpu_ms = (int64_t)(st.cpu_ns / 1000000);
-    res->memory_kib = st.memory_peak / 1024;
+    res->memory_kib = (st.memory_peak + r->baseline) / 1024;
     decide(r, &st, &cr, res);
     int left = cg_job_nprocs(r->cg);
     if (left != 0) {
@@ -864,7 +906,8 @@ int supervisor_run(struct supervisor *s, const struct job *j, struct job_result 
                     .out_fd = -1,
                     .err_fd = -1,
                     .perf_start = -1,
-                    .instructions = -1};
+                    .instructions = -1,
+                    .zy = &s->zy};
     job_limits_defaults(&r.lim);
     if ((!s->next_ready || !s->dirs_clean) && supervisor_prepare(s, err) < 0) {
         res->status = JOB_SE;
@@ -876,10 +919,12 @@ int supervisor_run(struct supervisor *s, const struct job *j, struct job_result 
     s->next_ready = false;
     s->seq++;
     r.cg = &cg;
+    r.warm = zygote_fits(&s->zy, j, s->gpu, &r.lim);
+    r.baseline = r.warm ? s->zy.baseline : 0;
     if (grow(&s->out, &s->out_cap, r.lim.stdout_bytes) < 0 ||
         grow(&s->err, &s->err_cap, r.lim.stderr_bytes) < 0) {
         set_se(res, "output buffers", ENOMEM);
-    } else if (cg_job_limit(&cg, r.lim.memory_bytes, r.lim.pids, err) < 0) {
+    } else if (cg_job_limit(&cg, r.lim.memory_bytes - r.baseline, r.lim.pids, err) < 0) {
         res->status = JOB_SE;
         snprintf(res->message, sizeof(res->message), "%s", err);
     } else if (place_files(s, j, res) == 0) {

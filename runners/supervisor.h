@@ -18,6 +18,7 @@
 #include "runners/cgroup.h"
 #include "runners/job.h"
 #include "runners/seccomp.h"
+#include "runners/zygote.h"
 
 struct supervisor {
     int index;           /* the cell's slot (names cgroups) */
@@ -35,6 +36,7 @@ struct supervisor {
     bool perf_tried;     /* perf_fd was opened (or failed), at the first prepare */
     bool bounding_empty; /* the cell's capability bounding set is empty: jobs inherit it */
     int perf_fd;         /* the inherited instruction counter (runners/perf.h), or -errno */
+    struct zygote zy;    /* the warm Python interpreter, when a job has asked for one */
     /* Output of the current job (reused between jobs). */
     uint8_t *out, *err;
     size_t out_cap, err_cap;

@@ -326,6 +326,10 @@ static const struct opt serve_table[] = {
      1, 1024},
     {"cell-idle", 0, OPT_DURATION, &serve_opts.cell_idle_ms, "SECONDS",
      "stop a cell beyond --cells idle this long (default 30)", 0, 0},
+    {"python-warm", 0, OPT_STRING, &serve_opts.python_warm, "on|off",
+     "fork Python programs from a warm interpreter in each cell (templates with \"warm\"; "
+     "default on, env VERDICT_PYTHON_WARM)",
+     0, 0},
     {"queue", 0, OPT_INT, &serve_opts.queue, "N", "requests waiting beyond those (default 4096)", 1,
      1000000},
     {"client-share", 0, OPT_INT, &serve_opts.client_share, "N",

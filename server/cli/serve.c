@@ -114,6 +114,8 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
     if (max_cells < cells || max_cells > POOL_MAX_CELLS)
         return err_set(err, -EINVAL, "--max-cells must be --cells (%ld)..%d", cells,
                        POOL_MAX_CELLS);
+    if (o->python_warm && strcmp(o->python_warm, "on") != 0 && strcmp(o->python_warm, "off") != 0)
+        return err_set(err, -EINVAL, "--python-warm must be on or off");
     if (cell_idle_ms < 1000 || cell_idle_ms > 86400000)
         return err_set(err, -EINVAL, "--cell-idle must be 1 s..1 day");
     if (max_header < (4u << 10) || max_header > (1u << 20))
@@ -137,7 +139,8 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
                                .cache = o->cache,
                                .cells = (int)cells,
                                .max_cells = (int)max_cells,
-                               .cell_idle_ms = (int)cell_idle_ms};
+                               .cell_idle_ms = (int)cell_idle_ms,
+                               .python_warm = o->python_warm};
     if ((rc = engine_open(&ec, &p->engine, err)) < 0)
         return rc;
     if ((rc = start_sched(o, (int)cells, (int)max_cells, p, err)) < 0)
@@ -149,6 +152,7 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
                             .sched = p->sched,
                             .cells = (int)cells,
                             .gpus = gpus,
+                            .cold = p->engine.env.cold,
                             .cuda_arch = p->engine.env.cuda_arch,
                             .datasets = p->datasets,
                             .store = p->store,

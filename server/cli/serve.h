@@ -31,6 +31,7 @@ struct serve_opts {
     long retain_days;            /* days kept (default 30; -1: no age limit) */
     const char *dashboard_token; /* required by the dashboard and the store's routes */
     struct opt_list datasets;    /* directories imported at start (unchanged sources skipped) */
+    const char *python_warm;     /* "on" or "off" (default on: env VERDICT_PYTHON_WARM) */
 };
 
 /* Runs the server until SIGTERM/SIGINT; returns the exit code (0 after a clean stop). */

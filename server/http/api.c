@@ -368,6 +368,7 @@ int api_new(const struct api_config *cfg, struct api **out, char err[ERR_LEN])
     a->env.cache = cfg->cache;
     a->env.gpus = cfg->gpus;
     a->env.cells = cfg->cells;
+    a->env.cold = cfg->cold;
     snprintf(a->env.cuda_arch, sizeof(a->env.cuda_arch), "%s",
              cfg->cuda_arch ? cfg->cuda_arch : "");
     a->started = time(NULL);

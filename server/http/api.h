@@ -27,6 +27,7 @@ struct api_config {
     struct pool *pool;
     struct sched *sched;
     int cells, gpus;
+    bool cold; /* no warm Python starts (engine's program_env.cold) */
     const char *cuda_arch;
     struct dataset_store *datasets; /* NULL: none (provided_data still works) */
     struct store *store;            /* the results store; NULL: off (--store off) */

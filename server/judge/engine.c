@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "build_info.h"
@@ -78,6 +79,8 @@ int engine_start(const struct engine_config *c, struct engine *e, char err[ERR_L
     e->env.cache = e->cache;
     e->env.gpus = e->gpus;
     e->env.cells = c->cells;
+    const char *warm = c->python_warm ? c->python_warm : getenv("VERDICT_PYTHON_WARM");
+    e->env.cold = warm && strcmp(warm, "off") == 0;
     return 0;
 fail:
     pool_free(e->pool);

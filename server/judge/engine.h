@@ -19,13 +19,15 @@
 #define ENGINE_CACHE_BYTES (4ull << 30)
 
 struct engine_config {
-    const char *languages; /* template directory (NULL: the built-in default) */
-    const char *cache;     /* compile cache directory (NULL: the default) */
-    int cells;             /* warm CPU cells */
-    int max_cells;         /* CPU cells at most, started on demand (0: cells) */
-    int cell_idle_ms;      /* a cell beyond the warm ones idle this long stops (0: default) */
-    const char *probe;     /* probe only this language's toolchain (NULL: every language) */
-    bool no_gpu_cells;     /* neither look for GPUs nor start GPU cells (nvcc's flag: sm_75) */
+    const char *languages;   /* template directory (NULL: the built-in default) */
+    const char *cache;       /* compile cache directory (NULL: the default) */
+    int cells;               /* warm CPU cells */
+    int max_cells;           /* CPU cells at most, started on demand (0: cells) */
+    int cell_idle_ms;        /* a cell beyond the warm ones idle this long stops (0: default) */
+    const char *probe;       /* probe only this language's toolchain (NULL: every language) */
+    bool no_gpu_cells;       /* neither look for GPUs nor start GPU cells (nvcc's flag: sm_75) */
+    const char *python_warm; /* "on" (templates' "warm" field), "off", NULL: env
+                                VERDICT_PYTHON_WARM, else on */
 };
 
 struct engine {

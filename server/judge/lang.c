@@ -282,7 +282,7 @@ static int parse_doc(struct ctx *c, const struct json *doc, struct lang *l)
 {
     static const char *const fields[] = {
         "name",         "aliases",   "source",      "compile", "run",     "binds", "version",
-        "version_pick", "needs_gpu", "description", "grader",  "install", NULL};
+        "version_pick", "needs_gpu", "description", "grader",  "install", "warm",  NULL};
     const char *name;
     bool gpu = false;
     if (!json_is_object(doc))
@@ -312,6 +312,14 @@ static int parse_doc(struct ctx *c, const struct json *doc, struct lang *l)
     if (g && !json_bool(g, &gpu))
         return fail(c, "needs_gpu", "must be true or false");
     l->needs_gpu = gpu;
+    char *warm = NULL;
+    if (get_string(c, doc, "warm", true, &warm) < 0)
+        return -EINVAL;
+    bool python = warm && strcmp(warm, "python") == 0, bad = warm && !python;
+    free(warm);
+    if (bad)
+        return fail(c, "warm", "must be \"python\" (the only warm interpreter)");
+    l->warm = python ? JOB_WARM_PYTHON : JOB_COLD;
     const struct json *comp = json_get(doc, "compile"), *run = json_get(doc, "run");
     if (!run)
         return fail(c, "run", "missing (an object with argv)");

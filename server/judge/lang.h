@@ -55,6 +55,7 @@ struct lang {
     char *version_pick;         /* substring of the version line, or NULL: first line */
     char *install;              /* how to get the toolchain (said when unavailable), or NULL */
     bool needs_gpu;             /* runs need a GPU */
+    uint32_t warm;              /* enum job_warm: runs may start from a warm interpreter */
     struct lang_grader *grader; /* harness tests out of process, or NULL: joined to the code */
     char path[256];             /* the template file, for messages */
     bool no_rustup;             /* uses {rustup}, and this host has no rustup toolchain */

@@ -521,6 +521,7 @@ void program_run(const struct program_env *env, const struct program *p,
                     .nfetch = io ? io->nfetch : 0,
                     .fetch = io ? io->fetch : NULL,
                     .limits = lim};
+    j.warm = env->cold ? JOB_COLD : l->warm;
     if (io && io->graded) {
         j.grader_argc = l->grader->argc;
         j.grader_argv = (const char *const *)l->grader->argv;

@@ -30,6 +30,7 @@ struct program_env {
     int gpus;           /* GPUs on this server; 0: GPU languages compile but do not run */
     int cells;          /* CPU cells that may compile at once (0: unknown, taken as 1 per core):
                            sizes the compile's wall-clock backstop */
+    bool cold;          /* never start a run warm, whatever its template says */
 };
 
 struct program {

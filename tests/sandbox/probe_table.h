@@ -64,6 +64,8 @@
 {.name = "read_shadow", .file = "read_shadow.c", .expect = "OK", .stdout_has = "contained:"},
 {.name = "py_system_shadow", .file = "py_system_shadow.py", .expect = "OK",
  .stdout_has = "contained:"},
+{.name = "py_zygote_reach", .file = "py_zygote_reach.py", .expect = "OK",
+ .stdout_has = "contained:"},
 {.name = "read_root_home", .file = "read_root_home.c", .expect = "OK",
  .stdout_has = "contained:"},
 {.name = "kcore_mem", .file = "kcore_mem.c", .expect = "OK", .stdout_has = "contained:"},
