@@ -391,7 +391,8 @@ def sec_corpus(a, work):
                 "fresh python3 per problem", round(b, 2), round(o, 2), "s", target="<= 0.5x",
                 met=at_most(o / b, 0.5) if not v.get("SE") else None,
                 note=("NOT VALID, sandbox errors: " if v.get("SE") else "") +
-                f"median of {rounds}, whole command; plain passed {passed}, verdict {v}")
+                f"median of {rounds}, whole command (judging alone "
+                f"{summ[label].get('seconds')} s); plain passed {passed}, verdict {v}")
 
 
 def sec_verl(a, work):
