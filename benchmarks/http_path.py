@@ -2,15 +2,16 @@
 """The HTTP path, measured side by side: a `verdict serve` on 127.0.0.1 driven by
 benchmarks/loadgen (keep-alive HTTP/1.1, N connections, one request in flight each), against
 the machine's own rate of posix_spawn + wait of the very binary the server runs, in the same
-run. Prints one JSON document; asserts nothing (exit 1 only when the server did not start).
+run. Prints one JSON document. It asserts no time: exit 1 only when the server did not start
+or a figure got no answer or a wrong one (what ctest's tiny run checks, so that it does not rot).
 
   /v1/ping                       at each concurrency
   /run_code of a cached C program at each concurrency, and the CPU time it cost per request
                                  (the server and its cells, their jobs included) next to the
                                  CPU time of one posix_spawn + wait
   judging one program against T tests, three ways, in cases/s:
-    one /v1/judge request per test (64 in flight), one /v1/judge of T tests (16 in flight),
-    /v1/judge/batch of P programs of T tests each (4 in flight)
+    one /v1/judge request per test (64 in flight), one /v1/judge of T tests (8 in flight),
+    /v1/judge/batch of P programs of T tests each (2 in flight)
 
 usage: http_path.py [--verdict BIN] [--languages DIR] [--loadgen BIN] [--cells N]
                     [--seconds S] [--conc 1,16,64,256] [--tests T] [--programs P] [--quick]
@@ -85,7 +86,11 @@ class Server:
 
     def cpu(self):
         """CPU seconds of the server and every cell (a cell's reaped jobs count in its own)."""
-        return cpu_s(self.proc.pid) + sum(cpu_s(c) for c in children(self.proc.pid))
+        return sum(self.cpu_split())
+
+    def cpu_split(self):
+        """(the server process's CPU seconds, its cells' with their jobs')."""
+        return cpu_s(self.proc.pid), sum(cpu_s(c) for c in children(self.proc.pid))
 
     def post(self, path, body):
         req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}",
@@ -163,12 +168,15 @@ def main():
         for c in concs:
             ping.append(loadgen(*http, "--conns", c, "--label", f"ping {c}"))
         for c in concs:
-            before = srv.cpu()
+            before = srv.cpu_split()
             r = loadgen(*http, "--conns", c, "--method", "POST", "--path", "/run_code",
                         "--body-file", run_c, "--expect", '"status":"Success"',
                         "--label", f"run_code c {c}")
             n = r.get("requests", 0) + r.get("errors", 0)
-            r["server_cpu_ms_per_request"] = round((srv.cpu() - before) * 1e3 / n, 3) if n else None
+            after = srv.cpu_split()
+            if n:
+                r["server_cpu_ms_per_request"] = round((after[0] - before[0]) * 1e3 / n, 3)
+                r["cells_cpu_ms_per_request"] = round((after[1] - before[1]) * 1e3 / n, 3)
             run.append(r)
         spawn = []
         for c in sorted({os.cpu_count() or 1, 64} & set(range(1, 65)) | {1}):
@@ -193,19 +201,18 @@ def main():
         many = body_file("judge_many.json", {"language": "c", "code": SUM_PROGRAM,
                                              "tests": tests})
         batch = body_file("judge_batch.json", {"items": [
-            {"id": p, "language": "c", "code": SUM_PROGRAM, "tests": tests[p % 2:] or tests}
-            for p in range(a.programs)]})
+            {"id": p, "language": "c", "code": SUM_PROGRAM, "tests": tests[p:] + tests[:p]}
+            for p in range(a.programs)]})  # distinct items: a batch judges identical ones once
         srv.post("/v1/judge", {"language": "c", "code": SUM_PROGRAM, "tests": tests[:1]})
         judge = {}
         for name, path, conns, cases in (
                 ("one_request_per_test", one, 64, 1),
-                ("one_judge_of_T_tests", many, 16, a.tests),
-                ("batch_of_P_programs", batch, 4,
-                 sum(len(tests[p % 2:] or tests) for p in range(a.programs)))):
+                ("one_judge_of_T_tests", many, 8, a.tests),
+                ("batch_of_P_programs", batch, 2, a.tests * a.programs)):
             before = srv.cpu()
             r = loadgen(*http, "--conns", conns, "--method", "POST",
                         "--path", "/v1/judge/batch" if name.startswith("batch") else "/v1/judge",
-                        "--body-file", path, "--label", name,
+                        "--body-file", path, "--label", name, "--warmup", 0,
                         "--expect", '"status":"OK"')
             n = (r.get("requests", 0) + r.get("errors", 0)) * cases
             r["cases_per_request"] = cases
@@ -221,6 +228,12 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
     json.dump(doc, sys.stdout, indent=1)
     print()
+    figures = doc.get("ping", []) + doc.get("run_code_c", []) + doc.get("posix_spawn", []) + \
+        list(doc.get("judge", {}).values())
+    broken = [f.get("label") for f in figures if not f.get("requests") or f.get("errors")]
+    if broken or len(figures) < 3:
+        print(f"http_path: no answer, or a wrong one, in {broken}", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

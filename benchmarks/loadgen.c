@@ -137,6 +137,7 @@ static int conn_open(struct conn *c, int ep)
     setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
     if (connect(c->fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 && errno != EINPROGRESS) {
         close(c->fd);
+        c->fd = -1;
         return -1;
     }
     c->sent = c->len = c->parsed = 0;
@@ -147,12 +148,22 @@ static int conn_open(struct conn *c, int ep)
     return epoll_ctl(ep, EPOLL_CTL_ADD, c->fd, &ev);
 }
 
+/* A connection refused or closed is opened again (for a second at most: a server that is
+ * gone leaves the connection out). */
 static void conn_reopen(struct conn *c, int ep)
 {
-    epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
-    close(c->fd);
-    if (conn_open(c, ep) < 0)
+    if (c->fd >= 0) {
+        epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
+        close(c->fd);
+    }
+    for (int tries = 0; conn_open(c, ep) < 0; tries++) {
+        if (c->fd >= 0)
+            close(c->fd);
         c->fd = -1;
+        if (tries >= 100)
+            return;
+        usleep(10000);
+    }
 }
 
 /* Parses what has arrived. Returns 1 when the answer is whole, 0 when more is needed, -1 on
@@ -253,7 +264,7 @@ static void *http_worker(void *arg)
         w->conns[i].buf = malloc(RBUF);
         w->conns[i].cap = RBUF;
         if (conn_open(&w->conns[i], ep) < 0)
-            w->conns[i].fd = -1;
+            conn_reopen(&w->conns[i], ep);
     }
     struct epoll_event evs[256];
     while (!atomic_load(&stopping)) {

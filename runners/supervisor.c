@@ -4,9 +4,10 @@
  * Processes. The cell (pid 1 of its namespace, root) forks the job's first process. That
  * child runs only our code until execve: it attaches itself to the job's cgroups, so the
  * program never runs outside them; then rlimits, no_new_privs, an empty capability bounding
- * set, the job uid/gid (which clears every capability), the seccomp filter, and execve. A
- * failing step writes {step, errno} to a CLOEXEC pipe and _exits 127, so the supervisor can
- * tell a sandbox fault (SE) from the program's own failure.
+ * set (the cell's own, inherited, or emptied here where the cell could not), the job uid/gid (which
+ * clears every capability), the seccomp filter, and execve. A failing step writes {step, errno} to
+ * a CLOEXEC pipe and _exits 127, so the supervisor can tell a sandbox fault (SE) from the program's
+ * own failure.
  *
  * Supervision is one poll loop over stdout, stderr, the stdin pipe and a signalfd for SIGCHLD,
  * waking at least every POLL_MS to read the cgroup's CPU counter, and every WAIT_MS (or when
@@ -469,6 +470,10 @@ static void check_clocks(struct run *r)
 
 static void supervise(struct supervisor *s, struct run *r)
 {
+    /* Stdin first, as much as the pipe takes: an empty one is closed at once rather than
+     * after a first poll that only reports the pipe writable. */
+    if (r->in_fd >= 0)
+        feed(r);
     while (!r->exited || r->out_fd >= 0 || r->err_fd >= 0) {
         struct pollfd p[4];
         int n = 0, iout = -1, ierr = -1, iin = -1;

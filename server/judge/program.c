@@ -179,21 +179,38 @@ static int write_file(const char *dir, const char *name, const void *data, size_
 }
 
 /* dir/name's first max bytes as a string (heap), or NULL if it cannot be read. */
+/* The file's first max bytes, NUL-terminated (heap), or NULL. Sized to the file: a cache hit
+ * reads two small files per request, and a buffer of max bytes (64 KiB) malloc'd and freed
+ * each time made glibc consolidate its free lists on every request. */
 static char *read_file(const char *dir, const char *name, size_t max)
 {
     char path[CACHE_PATH + 64];
     snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "re");
-    char *buf = f ? malloc(max + 1) : NULL;
-    size_t n = buf ? fread(buf, 1, max, f) : 0;
-    if (buf && ferror(f)) {
-        free(buf);
-        buf = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    char *buf = NULL;
+    if (fstat(fd, &st) == 0 && st.st_size >= 0) {
+        size_t want = (uint64_t)st.st_size < max ? (size_t)st.st_size : max, n = 0;
+        buf = malloc(want + 1);
+        while (buf && n < want) {
+            ssize_t r = read(fd, buf + n, want - n);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r < 0) {
+                free(buf);
+                buf = NULL;
+            } else if (r == 0) {
+                break;
+            } else {
+                n += (size_t)r;
+            }
+        }
+        if (buf)
+            buf[n] = '\0';
     }
-    if (buf)
-        buf[n] = '\0';
-    if (f)
-        fclose(f);
+    close(fd);
     return buf;
 }
 
@@ -392,6 +409,19 @@ static void override(struct job_limits *l, const struct job_limits *o)
 }
 
 /* Compiles on a miss and publishes OK and CE; TLE, MLE and SE are not kept. */
+/* CPUs online, read once (sysconf reads /sys/devices/system/cpu/online on every call, and
+ * this is asked on every request). */
+static long online_cpus(void)
+{
+    static _Atomic long n;
+    long v = n;
+    if (v <= 0) {
+        v = sysconf(_SC_NPROCESSORS_ONLN);
+        n = v;
+    }
+    return v;
+}
+
 static int build_miss(const struct program_env *env, const struct lang *l, struct program *p,
                       char err[ERR_LEN])
 {
@@ -424,9 +454,8 @@ int program_build(const struct program_env *env, const struct lang *l, const str
     char key[65];
     program_key(env, l, &p->compile_limits, files, nfiles, key);
     job_limits_defaults(&p->compile_limits);
-    p->compile_limits.wall_ms =
-        program_compile_wall_ms(p->compile_limits.cpu_ms, p->compile_limits.wall_ms, env->cells,
-                                sysconf(_SC_NPROCESSORS_ONLN));
+    p->compile_limits.wall_ms = program_compile_wall_ms(
+        p->compile_limits.cpu_ms, p->compile_limits.wall_ms, env->cells, online_cpus());
     for (int tries = 0; tries < 2; tries++) {
         int state = cache_acquire(env->cache, key, &p->entry, err);
         if (state < 0)

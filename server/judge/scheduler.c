@@ -13,8 +13,8 @@
  * weight after its fn returns, when the request's memory is gone.
  *
  * Expiry: the timer thread wakes every SCHED_TICK_MS while items with deadlines are queued
- * (`timed` counts them), unlinks those past due from their clients' FIFOs and calls their
- * expire functions after dropping the lock.
+ * (`timed` counts them; a submission wakes it only when it had stopped ticking), unlinks those past
+ * due from their clients' FIFOs and calls their expire functions after dropping the lock.
  *
  * Invariants under the lock: count = sum of clients' n = items not on the free list;
  * a client is in the hash and in exactly one ring iff n > 0.
@@ -75,6 +75,7 @@ struct sched {
     struct worker *workers;
     int timed; /* items queued with a deadline */
     pthread_cond_t timed_work;
+    bool timer_idle; /* the timer waits for a first timed item (not ticking) */
     pthread_t timer;
     bool timing; /* the timer thread was started */
 };
@@ -218,7 +219,9 @@ static void *timer(void *arg)
     pthread_mutex_lock(&s->lock);
     while (!s->stopping) {
         if (!s->timed) {
+            s->timer_idle = true;
             pthread_cond_wait(&s->timed_work, &s->lock);
+            s->timer_idle = false;
             continue;
         }
         struct timespec until;
@@ -405,7 +408,9 @@ int sched_submit(struct sched *s, const struct sched_ticket *t, sched_fn fn, voi
             ring_push(&s->rings[kind], c);
         s->count++;
         s->held += t->bytes;
-        if (timed && s->timed++ == 0)
+        /* Only a timer that stopped ticking needs waking: one that ticks sees the item at its
+         * next tick (waking it on every submission cost a context switch per request). */
+        if (timed && s->timed++ == 0 && s->timer_idle)
             pthread_cond_signal(&s->timed_work);
         pthread_cond_signal(&s->rings[kind].work);
     }
