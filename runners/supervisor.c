@@ -103,7 +103,8 @@ struct run {
     int64_t instructions;      /* the job's instructions, or -1: not counted */
     struct zygote *zy;         /* the cell's warm interpreter (runners/zygote.h) */
     bool warm;                 /* the program starts from it */
-    uint64_t baseline;         /* then: bytes it is charged beyond its cgroup's peak */
+    bool warm_grader;          /* and so does its grader */
+    uint64_t baseline;         /* then: bytes they are charged beyond the cgroup's peak */
 };
 
 static long long now_ns(void)
@@ -725,14 +726,15 @@ static pid_t spawn(struct child_args *a)
 /* The program's first process forked from the zygote (same descriptors, cgroup, limits and
  * uid as spawn's child); a zygote that fails leaves this job, at its full memory limit, and
  * the cell's later ones cold. */
-static pid_t spawn_warm(struct supervisor *s, struct run *r, const struct child_args *a)
+static pid_t spawn_warm(struct supervisor *s, struct run *r, const struct child_args *a, int argc)
 {
     struct zygote_start st = {.uid = a->uid,
                               .gid = a->gid,
                               .dir = a->dir,
                               .rl = a->rl,
                               .cg = a->cg,
-                              .job = r->job,
+                              .argc = argc,
+                              .argv = (const char *const *)a->argv,
                               .env = (const char *const *)a->envp,
                               .fds = {a->in, a->out, a->errout, a->chan_in, a->chan_out},
                               .nfds = a->chan_in >= 0 ? 5 : 3,
@@ -741,7 +743,7 @@ static pid_t spawn_warm(struct supervisor *s, struct run *r, const struct child_
     if (pid > 0)
         return pid;
     char err[ERR_LEN];
-    r->warm = false;
+    r->warm = r->warm_grader = false;
     r->baseline = 0;
     if (cg_job_limit(r->cg, r->lim.memory_bytes, r->lim.pids, err) < 0)
         return -1;
@@ -808,7 +810,7 @@ static int start(struct supervisor *s, struct run *r, struct pipes *p, struct ch
     a->chan_in = grader ? p->to_program[0] : -1;
     a->chan_out = grader ? p->to_grader[1] : -1;
     r->t0_ns = r->cpu_checked_ns = now_ns();
-    pid_t pid = r->warm ? spawn_warm(s, r, a) : spawn(a);
+    pid_t pid = r->warm ? spawn_warm(s, r, a, j->argc) : spawn(a);
     if (pid < 0) {
         set_se(res, "clone", errno);
         return -1;
@@ -822,7 +824,7 @@ static int start(struct supervisor *s, struct run *r, struct pipes *p, struct ch
         a->chan_in = p->to_grader[0];
         a->chan_out = p->to_program[1];
         pid_t program = pid;
-        if ((pid = spawn(a)) < 0) {
+        if ((pid = r->warm_grader ? spawn_warm(s, r, a, j->grader_argc) : spawn(a)) < 0) {
             pid = program;
             set_se(res, "clone (grader)", errno);
             r->pid = pid;
@@ -925,7 +927,9 @@ int supervisor_run(struct supervisor *s, const struct job *j, struct job_result 
     s->seq++;
     r.cg = &cg;
     r.warm = zygote_fits(&s->zy, j, s->gpu, &r.lim);
-    r.baseline = r.warm ? s->zy.baseline : 0;
+    r.warm_grader = r.warm && zygote_fits_grader(&s->zy, j) &&
+                    r.lim.memory_bytes > 2 * s->zy.baseline + (8ull << 20);
+    r.baseline = (r.warm ? s->zy.baseline : 0) + (r.warm_grader ? s->zy.baseline : 0);
     if (grow(&s->out, &s->out_cap, r.lim.stdout_bytes) < 0 ||
         grow(&s->err, &s->err_cap, r.lim.stderr_bytes) < 0) {
         set_se(res, "output buffers", ENOMEM);

@@ -39,6 +39,18 @@ static bool job_shape(const struct job *j)
     return false;
 }
 
+/* `<the program's python> -I -c CODE [args]` */
+static bool grader_shape(const struct job *j)
+{
+    return j->grader_argc >= 4 && strcmp(j->grader_argv[0], j->argv[0]) == 0 &&
+           strcmp(j->grader_argv[1], "-I") == 0 && strcmp(j->grader_argv[2], "-c") == 0;
+}
+
+bool zygote_fits_grader(const struct zygote *z, const struct job *j)
+{
+    return z->ready && grader_shape(j);
+}
+
 static void put(struct buf *b, const char *s)
 {
     buf_append(b, s, strlen(s) + 1);
@@ -213,7 +225,6 @@ static void add_num(struct buf *b, long long v)
 
 pid_t zygote_spawn(struct zygote *z, const struct zygote_start *st)
 {
-    const struct job *j = st->job;
     struct buf b;
     buf_init(&b, 0);
     add_num(&b, st->uid);
@@ -229,9 +240,9 @@ pid_t zygote_spawn(struct zygote *z, const struct zygote_start *st)
                  v->rlim_max == RLIM_INFINITY ? -1LL : (long long)v->rlim_max);
         put(&b, s);
     }
-    add_num(&b, j->argc);
-    for (int i = 0; i < j->argc; i++)
-        put(&b, j->argv[i]);
+    add_num(&b, st->argc);
+    for (int i = 0; i < st->argc; i++)
+        put(&b, st->argv[i]);
     int nenv = 0;
     while (st->env && st->env[nenv])
         nenv++;

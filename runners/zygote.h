@@ -45,6 +45,10 @@ struct zygote {
  * the job wants, for zygote_prepare. */
 bool zygote_fits(struct zygote *z, const struct job *j, int gpu, const struct job_limits *lim);
 
+/* For a job whose program fits: whether its grader (`<the same python> -I -c CODE`) can start
+ * in the zygote too (as the grader uid, with the grader's descriptors). */
+bool zygote_fits_grader(const struct zygote *z, const struct job *j);
+
 /* Off the request's path: reaps what earlier jobs left unreaped, and starts (or restarts, for
  * another environment) the zygote the last warm-asking job wanted. Never fails the cell: a
  * zygote that cannot start leaves jobs on the cold path. */
@@ -57,7 +61,8 @@ struct zygote_start {
     const char *dir;
     const struct limits_plan *rl;
     const struct cg_job *cg;
-    const struct job *job;
+    int argc;
+    const char *const *argv;
     const char *const *env;
     int fds[5];
     int nfds;

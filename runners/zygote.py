@@ -130,12 +130,20 @@ def _set_cmdline(argv):
         pass  # cosmetic: the program still runs
 
 
+_report = -1  # the child's step report pipe, wherever it is now
+
+
+def _fail(step, e):
+    os.write(_report, struct.pack("ii", step, e))
+    os._exit(127)
+
+
 def _child(parts, fds):
-    report = fds[0]
+    global _report
+    _report = fds[0]
 
     def fail(step, e):
-        os.write(report, struct.pack("ii", step, e.errno or _errno.EIO))
-        os._exit(127)
+        _fail(step, e.errno or _errno.EIO)
 
     (uid, gid, wdir, nprocs, nrl), rest = parts[:5], parts[5:]
     nprocs, nrl = int(nprocs), int(nrl)
@@ -155,10 +163,10 @@ def _child(parts, fds):
     try:
         # Above every target first, so that no placement clobbers another.
         high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 100) for fd in targets]
-        keep = fcntl.fcntl(report, fcntl.F_DUPFD_CLOEXEC, 100)
+        keep = fcntl.fcntl(_report, fcntl.F_DUPFD_CLOEXEC, 100)
         for target, fd in enumerate(high):
             os.dup2(fd, target)
-        report = os.dup2(keep, len(targets), inheritable=False)
+        _report = os.dup2(keep, len(targets), inheritable=False)
         os.closerange(len(targets) + 1, 1 << 20)
     except OSError as e:
         fail(_STEP_FDS, e)
@@ -196,7 +204,7 @@ def _child(parts, fds):
     for kv in env:
         k, _, v = kv.partition(b"=")
         os.environb[k] = v
-    os.close(report)
+    os.close(_report)
     return [a.decode("utf-8", "surrogateescape") for a in argv]
 
 
@@ -205,25 +213,29 @@ def _run(argv):
     import builtins
     import importlib.machinery
 
-    sys.argv = argv[2:]
     sys.orig_argv = argv
-    path = os.path.abspath(argv[2])
-    try:
-        with open(path, "rb") as f:
-            source = f.read()
-    except OSError as e:
-        sys.stderr.write("%s: can't open file %r: [Errno %d] %s\n" % (argv[0], path, e.errno, e.strerror))
-        sys.stderr.flush()
-        os._exit(2)
     main = types.ModuleType("__main__")
     d = main.__dict__
     d["__loader__"] = importlib.machinery.BuiltinImporter
     d["__spec__"] = None
     d["__annotations__"] = {}
     d["__builtins__"] = builtins
-    d["__file__"] = path
-    d["__cached__"] = None
-    d["__loader__"] = importlib.machinery.SourceFileLoader("__main__", path)
+    if argv[2] == "-c":  # python3 -I -c CODE [args] (a grader)
+        sys.argv = ["-c"] + argv[4:]
+        source, path = argv[3], "<string>"
+    else:
+        sys.argv = argv[2:]
+        path = os.path.abspath(argv[2])
+        try:
+            with open(path, "rb") as f:
+                source = f.read()
+        except OSError as e:
+            sys.stderr.write("%s: can't open file %r: [Errno %d] %s\n" % (argv[0], path, e.errno, e.strerror))
+            sys.stderr.flush()
+            os._exit(2)
+        d["__file__"] = path
+        d["__cached__"] = None
+        d["__loader__"] = importlib.machinery.SourceFileLoader("__main__", path)
     sys.modules["__main__"] = main
     try:
         code = compile(source, path, "exec", dont_inherit=True)
@@ -322,7 +334,10 @@ def _serve():
             pid = -1
         if pid == 0:
             sock.detach()  # fd 3 is closed or the job's now; never close it at exit
-            return _child(msg.split(b"\0")[:-1], fds)
+            try:
+                return _child(msg.split(b"\0")[:-1], fds)
+            except BaseException:  # a malformed request: the job is SE, never run
+                _fail(_STEP_FDS, _errno.EPROTO)
         for fd in fds:
             os.close(fd)
         sock.send(b"P %d" % pid if pid > 0 else b"E %d" % ctypes.get_errno())

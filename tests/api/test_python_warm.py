@@ -2,11 +2,13 @@
 by execve: a table of small programs whose observable results (verdict, exit status, stdout,
 stderr) must be identical both ways. One server each way, one cell each, so that every
 program of the warm server runs in the cell whose zygote is ready (checked per program)."""
+import os
+import signal
 import time
 
 import pytest
 
-from conftest import Server
+from conftest import Server, cell_pids
 
 WARM_MARK = ("import sys as _s; _s.stderr.write('WARM' if 'statistics' in _s.modules else 'COLD');"
              " _s.stderr.flush()\n")
@@ -157,3 +159,34 @@ def test_memory_peak_means_the_same(servers):
         grew = peaks[name, "hold"] - peaks[name, "idle"]
         assert 38 * 1024 <= grew <= 48 * 1024, peaks
     assert abs(peaks["warm", "idle"] - peaks["cold", "idle"]) <= 4 * 1024, peaks
+
+
+def children(parents):
+    """Host pids of the processes whose parent is one of `parents`, with their cmdline."""
+    found = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/status") as f:
+                    ppid = int(next(l for l in f if l.startswith("PPid:")).split()[1])
+                if ppid in parents:
+                    with open(f"/proc/{d}/cmdline", "rb") as f:
+                        found[int(d)] = f.read()
+            except (OSError, StopIteration):
+                pass
+    return found
+
+
+def test_zygote_killed_from_outside(servers):
+    """A zygote that dies between jobs (here SIGKILLed from the host) costs nothing but a
+    cold start: the next job runs, and a new zygote serves the ones after it."""
+    _, warm = servers
+    warm_result(warm, "pass", {})
+    cells = cell_pids(warm.proc.pid)
+    zygotes = [p for p, cmd in children(cells).items() if cmd.startswith(b"/usr/bin/python3\0-I\0-c\0")]
+    assert len(zygotes) == 1, zygotes
+    os.kill(zygotes[0], signal.SIGKILL)
+    mode, res = result(warm, "print('after')", {})
+    assert res["verdict"] == "OK" and res["stdout"] == "after\n", res
+    assert warm_result(warm, "print('again')", {})["stdout"] == "again\n"
+    assert set(children(cells)) != {zygotes[0]}

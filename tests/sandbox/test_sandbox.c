@@ -610,6 +610,8 @@ static bool run_probe(const struct probe_case *pc)
     snprintf(port, sizeof(port), "%d", listen_port);
     for (int i = 0; i < 4 && pc->args[i]; i++)
         argv[argc++] = strcmp(pc->args[i], "@PORT") == 0 ? port : pc->args[i];
+    if (warm_mode && strcmp(pc->name, "proc_scan") == 0)
+        argv[argc++] = "warm"; /* the cell's zygote is one more (unsignalable) process */
     struct job_file f = {is_c ? "probe" : pc->file, 0755, data, len};
     size_t in_len = (size_t)pc->stdin_mb << 20;
     uint8_t *in = in_len ? malloc(in_len) : NULL;

@@ -1,4 +1,6 @@
-/* Attacks: finding other processes (/proc, kill(pid, 0)). Contained: only pid 1 and itself. */
+/* Attacks: finding other processes (/proc, kill(pid, 0)). Contained: only pid 1 and itself;
+ * with the argument "warm" (a cell whose warm Python interpreter lives, runners/zygote.h)
+ * also that one process, which is hidden from /proc and answers EPERM: unsignalable. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>
@@ -9,8 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-int main(void)
+int main(int argc, char **argv)
 {
+    int zygotes = argc > 1 && strcmp(argv[1], "warm") == 0 ? 1 : 0, seen = 0;
     pid_t self = getpid(), parent = getppid(); /* the parent is pid 1 or the job's own */
     DIR *d = opendir("/proc");
     if (!d) {
@@ -36,13 +39,16 @@ int main(void)
     }
     closedir(d);
     for (pid_t pid = 2; pid < 65536; pid++) /* pids hidden from /proc but still signalable */
-        if (pid != self && pid != parent && (kill(pid, 0) == 0 || errno == EPERM)) {
+        if (pid != self && pid != parent && kill(pid, 0) < 0 && errno == EPERM && seen < zygotes) {
+            seen++;
+        } else if (pid != self && pid != parent && (kill(pid, 0) == 0 || errno == EPERM)) {
             printf("ESCAPED: kill(%d, 0) finds a process not listed in /proc\n", (int)pid);
             return 1;
         } else {
             probed++;
         }
-    printf("contained: /proc lists %d pids (1 and self %d), %d other pids do not exist\n", listed,
-           (int)self, probed);
+    printf("contained: /proc lists %d pids (1 and self %d), %d other pids do not exist, %d "
+           "unsignalable (the warm interpreter)\n",
+           listed, (int)self, probed, seen);
     return 0;
 }
