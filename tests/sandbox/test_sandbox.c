@@ -109,9 +109,30 @@ static void sh(const char *script, struct job_limits lim, struct outcome *o)
 
 static char verdict_exe[4096];
 
-/* Number of host processes owned by a job uid (a program's or a grader's), other than the cells'
- * spares (the next job's process, confined but not yet exec'd: still the verdict binary). None may
- * outlive its job. */
+/* Number of host processes owned by a job uid of this test's cells (a program's or a grader's),
+ * other than the cells' spares (the next job's process, confined but not yet exec'd: still the
+ * verdict binary). None may outlive its job. */
+/* Whether this process holds uid's lock file (uidlock.h): a uid of one of its cells. Another
+ * verdict on the host (a test of another checkout) holds others of the range. */
+static bool uid_held(unsigned uid)
+{
+    DIR *d = opendir("/proc/self/fd");
+    bool held = false;
+    char want[32];
+    snprintf(want, sizeof(want), "/uid-%u.lock", uid);
+    for (struct dirent *e; !held && d && (e = readdir(d));) {
+        char link[300], target[4096];
+        snprintf(link, sizeof(link), "/proc/self/fd/%s", e->d_name);
+        ssize_t len = readlink(link, target, sizeof(target) - 1);
+        target[len > 0 ? len : 0] = '\0';
+        size_t tl = strlen(target), wl = strlen(want);
+        held = tl > wl && strcmp(target + tl - wl, want) == 0;
+    }
+    if (d)
+        closedir(d);
+    return held;
+}
+
 static int host_job_processes(void)
 {
     DIR *d = opendir("/proc");
@@ -122,7 +143,8 @@ static int host_job_processes(void)
         if (e->d_name[0] < '0' || e->d_name[0] > '9')
             continue;
         snprintf(path, sizeof(path), "/proc/%s", e->d_name);
-        if (stat(path, &st) < 0 || st.st_uid < UID_BASE || st.st_uid >= UID_BASE + UID_COUNT)
+        if (stat(path, &st) < 0 || st.st_uid < UID_BASE || st.st_uid >= UID_BASE + UID_COUNT ||
+            !uid_held(st.st_uid))
             continue;
         char exe[4096], link[320];
         snprintf(link, sizeof(link), "/proc/%s/exe", e->d_name);
