@@ -83,7 +83,7 @@ struct job {
     struct job_limits limits;
     int grader_argc; /* 0: no grader */
     const char *const *grader_argv;
-    uint32_t warm; /* enum job_warm: the program (never the grader) may start warm */
+    uint32_t warm; /* enum job_warm: the program (and a python grader) may start warm */
 };
 
 enum job_status { JOB_OK, JOB_RE, JOB_TLE, JOB_MLE, JOB_OLE, JOB_SE };

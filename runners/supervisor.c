@@ -104,6 +104,7 @@ struct run {
     struct zygote *zy;         /* the cell's warm interpreter (runners/zygote.h) */
     bool warm;                 /* the program starts from it */
     bool warm_grader;          /* and so does its grader */
+    pid_t program;             /* a grader job's program, until reaped (0: none) */
     uint64_t baseline;         /* then: bytes they are charged beyond the cgroup's peak */
 };
 
@@ -333,7 +334,7 @@ static int child_main(void *arg)
 static void kill_all(struct run *r)
 {
     if (zygote_alive(r->zy)) /* it must outlive the job: by cgroup */
-        zygote_kill_job(r->cg, r->exited ? 0 : r->pid);
+        zygote_kill_job(r->cg, r->exited ? 0 : r->pid, r->program);
     else
         kill(-1, SIGKILL); /* from pid 1: every other process of the namespace */
     r->killed = true;
@@ -419,6 +420,8 @@ static void reap(struct supervisor *s, struct run *r)
             r->exited = true;
             r->status = status;
             r->end_ns = now_ns();
+        } else if (p == r->program) {
+            r->program = 0;
         } else {
             zygote_reaped(&s->zy, p);
         }
@@ -823,7 +826,7 @@ static int start(struct supervisor *s, struct run *r, struct pipes *p, struct ch
         a->in = p->in[0];
         a->chan_in = p->to_grader[0];
         a->chan_out = p->to_program[1];
-        pid_t program = pid;
+        pid_t program = r->program = pid;
         if ((pid = r->warm_grader ? spawn_warm(s, r, a, j->grader_argc) : spawn(a)) < 0) {
             pid = program;
             set_se(res, "clone (grader)", errno);

@@ -297,11 +297,13 @@ pid_t zygote_spawn(struct zygote *z, const struct zygote_start *st)
     return -1;
 }
 
-void zygote_kill_job(const struct cg_job *cg, pid_t first)
+void zygote_kill_job(const struct cg_job *cg, pid_t first, pid_t second)
 {
     pid_t tids[1024];
     if (first > 0)
         kill(first, SIGKILL);
+    if (second > 0)
+        kill(second, SIGKILL);
     for (int round = 0; round < KILL_ROUNDS; round++) {
         int n = cg_job_tasks(cg, tids, (int)(sizeof(tids) / sizeof(tids[0])));
         if (n <= 0)

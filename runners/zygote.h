@@ -80,11 +80,11 @@ bool zygote_alive(const struct zygote *z);
 /* Notes that pid was reaped; true if it was the zygote (now gone). */
 bool zygote_reaped(struct zygote *z, pid_t pid);
 
-/* SIGKILLs first (which may not have joined the cgroup yet) and every task of the job's
- * cgroup until none is left (a task killed cannot fork; one forked before the kill is seen on
- * the next read). Gives up after about a second of survivors (the caller finds the cgroup
- * not empty: SE). */
-void zygote_kill_job(const struct cg_job *cg, pid_t first);
+/* SIGKILLs first and second (a grader job's program; either may not have joined the cgroup
+ * yet; 0: none) and every task of the job's cgroup until none is left (a task killed cannot
+ * fork; one forked before the kill is seen on the next read). Gives up after about a second
+ * of survivors (the caller finds the cgroup not empty: SE). */
+void zygote_kill_job(const struct cg_job *cg, pid_t first, pid_t second);
 
 /* Reaps the cell's children until the job's cgroup is empty (or the cell has no children
  * left), waiting on sigfd (SIGCHLD) in between; the zygote is never waited for. */

@@ -61,7 +61,7 @@ for _name in _PRELOAD:
 _libc = ctypes.PyDLL(None, use_errno=True)  # the GIL stays held across clone
 _libc.syscall.restype = ctypes.c_long
 _libc.prctl.restype = ctypes.c_int
-_libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+_libc.prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4
 _libc.pthread_self.restype = ctypes.c_void_p
 _api = ctypes.pythonapi
 _SYS_CLONE = {"x86_64": 56, "aarch64": 220}.get(platform.machine())
@@ -80,6 +80,11 @@ def _tid_slot():
 
 
 _TID = _tid_slot()
+try:  # capabilities past the last are EINVAL to drop (the cold child tries all 64)
+    with open("/proc/sys/kernel/cap_last_cap") as _f:
+        _CAPS = int(_f.read()) + 1
+except (OSError, ValueError):
+    _CAPS = 64
 
 
 def _prctl(opt, a=0, b=0, c=0, d=0):
@@ -185,7 +190,7 @@ def _child(parts, fds):
         fail(_STEP_NNP, e)
     _set_cmdline(argv)
     try:
-        for cap in range(64):
+        for cap in range(_CAPS):
             try:
                 _prctl(_PR_CAPBSET_DROP, cap)
             except OSError as e:
@@ -230,7 +235,8 @@ def _run(argv):
             with open(path, "rb") as f:
                 source = f.read()
         except OSError as e:
-            sys.stderr.write("%s: can't open file %r: [Errno %d] %s\n" % (argv[0], path, e.errno, e.strerror))
+            sys.stderr.write("%s: can't open file %r: [Errno %d] %s\n"
+                             % (argv[0], path, e.errno, e.strerror))
             sys.stderr.flush()
             os._exit(2)
         d["__file__"] = path

@@ -183,7 +183,8 @@ def test_zygote_killed_from_outside(servers):
     _, warm = servers
     warm_result(warm, "pass", {})
     cells = cell_pids(warm.proc.pid)
-    zygotes = [p for p, cmd in children(cells).items() if cmd.startswith(b"/usr/bin/python3\0-I\0-c\0")]
+    zygotes = [p for p, cmd in children(cells).items()
+               if cmd.startswith(b"/usr/bin/python3\0-I\0-c\0")]
     assert len(zygotes) == 1, zygotes
     os.kill(zygotes[0], signal.SIGKILL)
     mode, res = result(warm, "print('after')", {})

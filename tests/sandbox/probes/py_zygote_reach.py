@@ -14,7 +14,8 @@ for key in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"):
     if int(status[key], 16) != 0:
         bad.append("%s %s" % (key, status[key].strip()))
 if status["NoNewPrivs"].strip() != "1" or status["Seccomp"].strip() != "2":
-    bad.append("no_new_privs/seccomp %s/%s" % (status["NoNewPrivs"].strip(), status["Seccomp"].strip()))
+    bad.append("no_new_privs/seccomp %s/%s"
+               % (status["NoNewPrivs"].strip(), status["Seccomp"].strip()))
 if 0 in os.getresuid() or 0 in os.getresgid() or os.getgroups():
     bad.append("ids %s %s %s" % (os.getresuid(), os.getresgid(), os.getgroups()))
 for pid in range(2, 4096):  # any process this job may signal must be its own (visible, same uid)
