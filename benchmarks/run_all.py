@@ -418,10 +418,11 @@ def sec_verl(a, work):
             misses = h1["misses"] - h0["misses"]
             row("verl", f"veRL pattern {lang}: {uniq} programs x {cases} cases, 64 in flight",
                 "-", None, round(len(bodies) / took, 1), "cases/s",
-                note=("NOT VALID, answers failed: " if ok < len(bodies) else "") + f"p99 {p99([o[2] for o in out]) * 1e3:.0f} ms; {ok}/{len(bodies)} right; "
-                     f"compiles per unique program {misses / uniq:.2f}" if lang == "cpp" else
-                     f"p99 {p99([o[2] for o in out]) * 1e3:.0f} ms; {ok}/{len(bodies)} right "
-                     "(no compile)")
+                note=("NOT VALID, answers failed: " if ok < len(bodies) else "") +
+                (f"p99 {p99([o[2] for o in out]) * 1e3:.0f} ms; {ok}/{len(bodies)} right; "
+                 f"compiles per unique program {misses / uniq:.2f}" if lang == "cpp" else
+                 f"p99 {p99([o[2] for o in out]) * 1e3:.0f} ms; {ok}/{len(bodies)} right "
+                 "(no compile)"))
     finally:
         s.stop()
 
