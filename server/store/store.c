@@ -150,9 +150,16 @@ static void init_cond(pthread_cond_t *c)
 
 /* ---- the queue ------------------------------------------------------------------------------ */
 
+/* Queues r and gives it its id; r NULL (the copy ran out of memory), a stopping store or a
+ * full queue drops it and counts it. */
 static int64_t enqueue(struct store *s, struct rec *r)
 {
     pthread_mutex_lock(&s->lock);
+    if (!r) {
+        s->st.dropped++;
+        pthread_mutex_unlock(&s->lock);
+        return -ENOMEM;
+    }
     if (s->stopping || s->count + s->inflight >= STORE_QUEUE || s->bytes + r->bytes > QUEUE_BYTES) {
         s->st.dropped++;
         pthread_mutex_unlock(&s->lock);
@@ -180,12 +187,6 @@ int64_t store_put_submission(struct store *s, const struct store_submission *sub
     if (!s || !sub)
         return -EINVAL;
     struct rec *r = rec_submission(sub);
-    if (!r) {
-        pthread_mutex_lock(&s->lock);
-        s->st.dropped++;
-        pthread_mutex_unlock(&s->lock);
-        return -ENOMEM;
-    }
     return enqueue(s, r);
 }
 
@@ -197,12 +198,6 @@ int64_t store_put_run(struct store *s, struct json *doc)
     }
     struct rec *r = rec_run(doc);
     json_free(doc);
-    if (!r) {
-        pthread_mutex_lock(&s->lock);
-        s->st.dropped++;
-        pthread_mutex_unlock(&s->lock);
-        return -ENOMEM;
-    }
     return enqueue(s, r);
 }
 
