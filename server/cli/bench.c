@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "build_info.h"
+#include "runners/buf.h"
 #include "server/datasets/dataset.h"
 #include "server/datasets/harness.h"
 #include "server/datasets/passk.h"
@@ -543,6 +544,30 @@ static void bench_fini(struct bench *b)
     pthread_mutex_destroy(&b->lock);
 }
 
+/* The languages the samples are judged in (each sample's and its problem's), comma-separated
+ * and each once: only their toolchains are probed, not every template's. NULL when there are
+ * none or memory ran out (every language is probed then). */
+static char *languages_of(const struct bench *b)
+{
+    struct buf list;
+    buf_init(&list, 0);
+    struct strset *seen = strset_new();
+    for (int i = 0; seen && i < b->nsamples; i++) {
+        const char *two[] = {b->samples[i].language,
+                             json_get_str(b->probs[b->samples[i].problem], "language")};
+        for (int k = 0; k < 2; k++)
+            if (two[k] && *two[k] && !strchr(two[k], ',') && strset_add(seen, two[k], 0, NULL) == 1)
+                buf_printf(&list, "%s%s", list.len ? "," : "", two[k]);
+    }
+    bool ok = seen && !list.err;
+    strset_free(seen);
+    if (!ok) {
+        buf_fini(&list);
+        return NULL;
+    }
+    return list.data;
+}
+
 /* The data, the --out file and (judging locally) the engine; *jobs gets the worker count. */
 static int bench_open(struct bench *b, long *jobs, char err[ERR_LEN])
 {
@@ -557,9 +582,13 @@ static int bench_open(struct bench *b, long *jobs, char err[ERR_LEN])
         return err_set(err, -EPERM,
                        "judging locally needs root (cells use namespaces and cgroups), or use "
                        "--server URL");
-    rc = engine_open(
-        &(struct engine_config){.languages = o->languages, .cache = o->cache, .cells = (int)*jobs},
-        &b->engine, err);
+    char *langs = languages_of(b);
+    rc = engine_open(&(struct engine_config){.languages = o->languages,
+                                             .cache = o->cache,
+                                             .cells = (int)*jobs,
+                                             .probe = langs ? langs : NULL},
+                     &b->engine, err);
+    free(langs);
     b->engine_open = rc == 0;
     *jobs += b->engine.gpus;
     return rc;

@@ -29,9 +29,7 @@ int engine_load(const struct engine_config *c, struct engine *e, char err[ERR_LE
     int rc = lang_load_dir(c->languages ? c->languages : VERDICT_LANGUAGES_DIR, &e->langs, err);
     if (rc < 0)
         return rc;
-    const struct lang *only = c->probe ? lang_find(e->langs, c->probe) : NULL;
-    if (!c->probe || only)
-        lang_probe(e->langs, only ? only->name : NULL);
+    lang_probe(e->langs, c->probe);
     return 0;
 }
 

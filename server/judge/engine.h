@@ -24,7 +24,8 @@ struct engine_config {
     int cells;               /* warm CPU cells */
     int max_cells;           /* CPU cells at most, started on demand (0: cells) */
     int cell_idle_ms;        /* a cell beyond the warm ones idle this long stops (0: default) */
-    const char *probe;       /* probe only this language's toolchain (NULL: every language) */
+    const char *probe;       /* probe only these languages' toolchains (comma-separated names or
+                                aliases; NULL: every language) */
     bool no_gpu_cells;       /* neither look for GPUs nor start GPU cells (nvcc's flag: sm_75) */
     const char *python_warm; /* "on" (templates' "warm" field), "off", NULL: env
                                 VERDICT_PYTHON_WARM, else on */

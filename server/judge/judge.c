@@ -307,7 +307,7 @@ static void fail(struct judge_result *res, enum verdict v, const char *what, con
 static uint8_t *grader_input(const struct lang_grader *g, const struct judge_request *r,
                              size_t *len)
 {
-    const char *parts[4] = {g->program, r->harness, r->harness_setup ? r->harness_setup : "",
+    const char *parts[4] = {g->program_load, r->harness, r->harness_setup ? r->harness_setup : "",
                             r->entry_point ? r->entry_point : ""};
     struct buf b;
     buf_init(&b, 0);
@@ -353,8 +353,8 @@ static int assemble_source(struct judging *j)
     memcpy(j->files, r->files, (size_t)r->nfiles * sizeof(*j->files));
     j->nfiles = r->nfiles;
     if (g)
-        j->files[j->nfiles++] =
-            (struct job_file){g->host_file, 0644, (const uint8_t *)g->host, strlen(g->host)};
+        j->files[j->nfiles++] = (struct job_file){g->host_file, 0644, (const uint8_t *)g->host_load,
+                                                  strlen(g->host_load)};
     j->files[j->nfiles++] =
         (struct job_file){r->lang->source, 0644, (const uint8_t *)j->source, strlen(j->source)};
     return 0;

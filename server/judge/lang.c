@@ -25,6 +25,7 @@
 #define MAX_TEMPLATE (256 * 1024)
 #define MAX_BINDS    64
 #define VERSION_MS   10000
+#define MAX_BYTECODE (4 << 20) /* bytes a grader program or host may build to */
 
 struct lang_set {
     int n;
@@ -249,7 +250,8 @@ static int read_joined(struct ctx *c, const struct json *obj, const char *key, c
 
 static int get_grader(struct ctx *c, const struct json *obj, struct lang *l)
 {
-    static const char *const fields[] = {"argv", "program", "host", "host_file", "join", NULL};
+    static const char *const fields[] = {"argv", "program",  "host", "host_file",
+                                         "join", "bytecode", NULL};
     if (!obj)
         return 0;
     if (!json_is_object(obj))
@@ -262,8 +264,15 @@ static int get_grader(struct ctx *c, const struct json *obj, struct lang *l)
         read_joined(c, obj, "program", &g->program) < 0 ||
         read_joined(c, obj, "host", &g->host) < 0 ||
         get_string(c, obj, "host_file", false, &g->host_file) < 0 ||
-        get_string(c, obj, "join", false, &g->join) < 0)
+        get_string(c, obj, "join", false, &g->join) < 0 ||
+        get_strings(c, obj, "bytecode", "grader", true, true, &g->bytecode, &g->nbytecode) < 0)
         return -EINVAL;
+    if (g->bytecode && (g->bytecode[0][0] != '/' || g->nbytecode > LANG_MAX_BYTECODE_ARGS))
+        return fail(c, "grader.bytecode",
+                    "argv[0] must be an absolute path, with at most %d arguments in all",
+                    LANG_MAX_BYTECODE_ARGS);
+    g->program_load = g->program;
+    g->host_load = g->host;
     if (!job_path_ok(g->host_file) || strchr(g->host_file, '/') ||
         (l->source && strcmp(g->host_file, l->source) == 0))
         return fail(c, "grader.host_file", "must be a plain file name other than the source");
@@ -395,6 +404,9 @@ void lang_free(struct lang *l)
         free(l->grader->host);
         free(l->grader->host_file);
         free(l->grader->join);
+        free_strings(l->grader->bytecode, l->grader->nbytecode);
+        free(l->grader->program_built);
+        free(l->grader->host_built);
         free(l->grader);
     }
     free(l);
@@ -521,8 +533,8 @@ static bool runnable(const char *prog, char why[ERR_LEN])
     return false;
 }
 
-/* Whether l's toolchain is here and answers, with the reason in l->why when not. */
-static bool probe_one(struct lang *l)
+/* Whether l's executables and binds are here, with the reason in l->why when not. */
+static bool present(struct lang *l)
 {
     if (l->no_rustup) {
         snprintf(l->why, ERR_LEN,
@@ -537,23 +549,125 @@ static bool probe_one(struct lang *l)
             err_set(l->why, -errno, "bind %.200s: %m", l->binds[k]);
             return false;
         }
-    if (toolchain_version_of((const char *const *)l->version, l->version_pick, l->version_line,
-                             sizeof(l->version_line), VERSION_MS, l->why) < 0)
-        return false;
-    l->why[0] = '\0';
     return true;
 }
 
+/* Runs each available language's grader bytecode filter over its program and host, all at
+ * once. A language whose filter fails is unavailable: its argv and join load bytecode. */
+static void build_graders(struct lang **ls, size_t n)
+{
+    struct toolchain_filter *f = calloc(2 * n + 1, sizeof(*f));
+    const char **argvs = calloc(2 * (n + 1) * (LANG_MAX_BYTECODE_ARGS + 2), sizeof(*argvs));
+    struct lang **owner = calloc(2 * n + 1, sizeof(*owner));
+    size_t nf = 0;
+    for (size_t k = 0; f && argvs && owner && k < n; k++) {
+        struct lang_grader *g = ls[k]->grader;
+        if (!ls[k]->available || !g || !g->bytecode)
+            continue;
+        free(g->program_built);
+        free(g->host_built);
+        g->program_built = g->host_built = NULL;
+        for (int half = 0; half < 2; half++, nf++) {
+            const char **argv = argvs + nf * (LANG_MAX_BYTECODE_ARGS + 2);
+            memcpy(argv, g->bytecode, (size_t)g->nbytecode * sizeof(*argv));
+            argv[g->nbytecode] = half ? g->host_file : "grader";
+            const char *text = half ? g->host : g->program;
+            owner[nf] = ls[k];
+            f[nf] = (struct toolchain_filter){.argv = argv,
+                                              .in = text,
+                                              .in_len = strlen(text),
+                                              .max = MAX_BYTECODE,
+                                              .err = ls[k]->why};
+        }
+    }
+    if (nf > 0 && toolchain_filter(f, nf, VERSION_MS) < 0)
+        for (size_t i = 0; i < nf; i++)
+            f[i].rc = err_set(owner[i]->why, -ENOMEM, "out of memory");
+    for (size_t i = 0; i < nf; i++) {
+        struct lang_grader *g = owner[i]->grader;
+        bool host = i % 2 == 1;
+        if (f[i].rc == 0 && strlen(f[i].out) != f[i].out_len)
+            f[i].rc = err_set(owner[i]->why, -EINVAL, "grader bytecode holds a NUL byte");
+        if (f[i].rc == 0)
+            *(host ? &g->host_built : &g->program_built) = f[i].out;
+        else
+            free(f[i].out);
+        if (f[i].rc < 0)
+            owner[i]->available = false;
+        g->program_load = g->program_built ? g->program_built : g->program;
+        g->host_load = g->host_built ? g->host_built : g->host;
+    }
+    for (size_t k = 0; (!f || !argvs || !owner) && k < n; k++)
+        if (ls[k]->available && ls[k]->grader && ls[k]->grader->bytecode) {
+            ls[k]->available = false;
+            snprintf(ls[k]->why, ERR_LEN, "out of memory");
+        }
+    free(owner);
+    free(argvs);
+    free(f);
+}
+
+/* Whether l is one of the comma-separated names (or aliases) in only; NULL names them all. */
+static bool wanted(const struct lang_set *set, const char *only, const struct lang *l)
+{
+    if (!only)
+        return true;
+    for (const char *p = only; *p;) {
+        size_t n = strcspn(p, ",");
+        char name[64];
+        if (n < sizeof(name)) {
+            memcpy(name, p, n);
+            name[n] = '\0';
+            if (lang_find(set, name) == l)
+                return true;
+        }
+        p += n + (p[n] == ',');
+    }
+    return false;
+}
+
+/* The languages' version commands run all at once: a server's start waits for the slowest
+ * (a JVM or node, a few hundred ms), not for the sum of them all. */
 void lang_probe(struct lang_set *set, const char *only)
 {
+    struct toolchain_ask *asks = calloc((size_t)set->n + 1, sizeof(*asks));
+    struct lang **asked = calloc((size_t)set->n + 1, sizeof(*asked));
+    size_t n = 0;
     for (int i = 0; i < set->n; i++) {
         struct lang *l = set->langs[i];
-        if (only && strcmp(only, l->name) != 0)
+        if (!wanted(set, only, l))
             continue;
-        l->available = probe_one(l);
-        size_t n = strlen(l->why);
-        if (!l->available && l->install && n + 3 < ERR_LEN)
-            snprintf(l->why + n, ERR_LEN - n, "; %s", l->install);
+        l->why[0] = '\0';
+        l->available = false;
+        if (!present(l))
+            continue;
+        if (!asks || !asked) {
+            snprintf(l->why, ERR_LEN, "out of memory");
+            continue;
+        }
+        asks[n] = (struct toolchain_ask){.argv = (const char *const *)l->version,
+                                         .pick = l->version_pick,
+                                         .out = l->version_line,
+                                         .cap = sizeof(l->version_line),
+                                         .err = l->why};
+        asked[n++] = l;
+    }
+    if (n > 0 && toolchain_versions(asks, n, VERSION_MS) < 0)
+        for (size_t k = 0; k < n; k++)
+            asks[k].rc = err_set(asked[k]->why, -ENOMEM, "out of memory");
+    for (size_t k = 0; k < n; k++) {
+        asked[k]->available = asks[k].rc == 0;
+        if (asked[k]->available)
+            asked[k]->why[0] = '\0';
+    }
+    build_graders(asked, n);
+    free(asks);
+    free(asked);
+    for (int i = 0; i < set->n; i++) {
+        struct lang *l = set->langs[i];
+        size_t len = strlen(l->why);
+        if (!l->available && l->install && len + 3 < ERR_LEN && wanted(set, only, l))
+            snprintf(l->why + len, ERR_LEN - len, "; %s", l->install);
     }
     collect_binds(set);
 }

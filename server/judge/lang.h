@@ -29,13 +29,22 @@ struct lang_step {
 
 /* A grader for harness tests (runners/job.h): the tests run in a process of their own, out of
  * the program's reach, and call the program's functions over a channel. */
+#define LANG_MAX_BYTECODE_ARGS 16 /* a grader bytecode filter's argv entries, at most */
+
 struct lang_grader {
     int argc;
-    char **argv;     /* the grader process; its stdin: program, a NUL byte, the config JSON */
+    char **argv;     /* the grader process; its stdin: program, then NUL-separated arguments */
     char *program;   /* the grader's code: the template's files, joined (heap) */
     char *host;      /* the code that serves the grader's calls inside the program (heap) */
     char *host_file; /* the work-dir file the host is written to */
     char *join;      /* how the program's code starts the host: {code} and a trailer */
+    int nbytecode;
+    char **bytecode; /* a filter (argv + the code's name) that turns program and host into what
+                        argv and join load instead of source (Python: marshal, in hex), run once
+                        by lang_probe; NULL: they load the source */
+    /* What a job is given: program and host themselves, or their bytecode (lang_probe). */
+    const char *program_load, *host_load;
+    char *program_built, *host_built; /* heap, owned */
 };
 
 struct lang {
@@ -78,8 +87,9 @@ int lang_load_dir(const char *dir, struct lang_set **out, char err[ERR_LEN]);
 int lang_parse(const char *path, const char *text, struct lang **out, char err[ERR_LEN]);
 
 /* Checks each language's toolchain (its executables exist; the version command answers), or
- * only the one named `only` when that is not NULL. Never fails: an unavailable language gets
- * its reason. */
+ * only those `only` names (a comma-separated list of names or aliases) when it is not NULL;
+ * the others keep what an earlier call found (unavailable before any). The version commands
+ * run all at once. Never fails: an unavailable language gets its reason. */
 void lang_probe(struct lang_set *set, const char *only);
 
 /* The language with this name or alias (case-insensitive), or NULL. Borrowed. */

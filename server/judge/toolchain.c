@@ -4,7 +4,8 @@
  * Version commands are started together with posix_spawn (stdout and stderr into one pipe:
  * java prints its version on stderr) and read with one poll loop, so the report costs as long
  * as the slowest toolchain (java, about half a second), not the sum. Output is capped at 8 KiB
- * per command; anything still running at the deadline is killed and reaped.
+ * per command; anything still running at the deadline is killed and reaped. Filters (a
+ * template's bytecode step) run the same way with their input on a memfd as stdin.
  */
 #include "server/judge/toolchain.h"
 
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -157,20 +159,31 @@ static bool locate(const struct toolchain *t, char *path, size_t cap)
 struct running {
     pid_t pid;
     int fd;
-    size_t len;
-    char out[OUT_CAP];
+    size_t len, cap; /* out holds len bytes (NUL after them); at most cap - 1 are kept */
+    char *out;       /* heap, cap bytes */
 };
 
-static int spawn_version(const char *const *argv, struct running *r, char err[ERR_LEN])
+/* Starts argv with stdin from in_fd (-1: /dev/null) and stdout, and stderr too when merge
+ * (java prints its version there; else /dev/null), into a pipe r->fd reads. */
+static int spawn_cmd(const char *const *argv, int in_fd, bool merge, struct running *r,
+                     char err[ERR_LEN])
 {
+    if (!r->out && !(r->out = calloc(1, r->cap)))
+        return err_set(err, -ENOMEM, "out of memory");
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) < 0)
         return err_set(err, -errno, "pipe: %m");
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    if (in_fd >= 0)
+        posix_spawn_file_actions_adddup2(&fa, in_fd, 0);
+    else
+        posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+    if (merge)
+        posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+    else
+        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
     /* posix_spawn's argv is not const-qualified, but it does not write to it. */
     int rc = posix_spawn(&r->pid, argv[0], &fa, NULL, (char *const *)(uintptr_t)argv, environ);
     posix_spawn_file_actions_destroy(&fa);
@@ -184,6 +197,33 @@ static int spawn_version(const char *const *argv, struct running *r, char err[ER
     return 0;
 }
 
+/* A memfd holding in[0..len), at offset 0, for a child's stdin; -1 with errno on failure. */
+static int stdin_of(const char *in, size_t len)
+{
+    int fd = memfd_create("verdict-stdin", MFD_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    for (size_t off = 0; off < len;) {
+        ssize_t w = write(fd, in + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            int e = w < 0 ? errno : EIO;
+            close(fd);
+            errno = e;
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    if (lseek(fd, 0, SEEK_SET) < 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
 static long long now_ms(void)
 {
     struct timespec ts;
@@ -194,17 +234,18 @@ static long long now_ms(void)
 /* Reads every pipe until EOF or the deadline; returns the number still open. */
 static int drain(struct running *run, size_t n, long long deadline)
 {
-    struct pollfd pfd[NTOOLS];
+    struct pollfd *pfd = calloc(n ? n : 1, sizeof(*pfd));
+    int open = 0;
     for (;;) {
-        int open = 0;
+        open = 0;
         for (size_t i = 0; i < n; i++)
-            if (run[i].fd >= 0)
+            if (run[i].fd >= 0 && pfd)
                 pfd[open++] = (struct pollfd){.fd = run[i].fd, .events = POLLIN};
         long long left = deadline - now_ms();
         if (open == 0 || left <= 0)
-            return open;
+            break; /* without pfd (no memory) nothing is read: finish kills them */
         if (poll(pfd, (nfds_t)open, (int)left) < 0 && errno != EINTR)
-            return open;
+            break;
         for (size_t i = 0; i < n; i++) {
             struct running *r = &run[i];
             if (r->fd < 0)
@@ -218,50 +259,109 @@ static int drain(struct running *run, size_t n, long long deadline)
                 r->fd = -1;
                 continue;
             }
-            size_t take = (size_t)got < OUT_CAP - 1 - r->len ? (size_t)got : OUT_CAP - 1 - r->len;
+            size_t take = (size_t)got < r->cap - 1 - r->len ? (size_t)got : r->cap - 1 - r->len;
             memcpy(r->out + r->len, tmp, take);
             r->len += take;
             r->out[r->len] = '\0';
         }
     }
+    free(pfd);
+    return open;
 }
 
-/* Reaps a version command (killing it if it is still running) and picks its version line.
- * Returns 0, or a negative errno with the reason in err. */
-static int finish(struct running *r, const char *what, const char *pick, char *version, size_t cap,
-                  char err[ERR_LEN])
+/* Reaps a command (killing it if it is still running). Returns 0 when it exited 0 in time,
+ * or a negative errno with the reason in err. */
+static int reap(struct running *r, const char *what, char err[ERR_LEN])
 {
     bool late = r->fd >= 0;
     if (late) {
         kill(r->pid, SIGKILL);
         close(r->fd);
+        r->fd = -1;
     }
     int status = 0;
     while (waitpid(r->pid, &status, 0) < 0 && errno == EINTR)
         ;
+    r->pid = -1;
     if (late)
         return err_set(err, -ETIMEDOUT, "%s did not answer in time", what);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return err_set(err, -EIO, "%s failed (status %d)", what, status);
+    return 0;
+}
+
+/* Reaps a version command and picks its version line. Returns 0, or a negative errno with
+ * the reason in err. */
+static int finish(struct running *r, const char *what, const char *pick, char *version, size_t cap,
+                  char err[ERR_LEN])
+{
+    int rc = reap(r, what, err);
+    if (rc < 0)
+        return rc;
     if (!toolchain_pick_line(r->out, pick, version, cap))
         return err_set(err, -EIO, "%s printed no version line", what);
     return 0;
 }
 
-int toolchain_version_of(const char *const *argv, const char *pick, char *out, size_t cap,
-                         int timeout_ms, char err[ERR_LEN])
+int toolchain_versions(struct toolchain_ask *asks, size_t n, int timeout_ms)
 {
-    struct running *r = calloc(1, sizeof(*r));
-    if (!r)
-        return err_set(err, -ENOMEM, "out of memory");
-    r->fd = -1;
-    int rc = spawn_version(argv, r, err);
-    if (rc == 0) {
-        drain(r, 1, now_ms() + timeout_ms);
-        rc = finish(r, argv[0], pick, out, cap, err);
+    struct running *run = calloc(n ? n : 1, sizeof(*run));
+    if (!run)
+        return -ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        run[i] = (struct running){.fd = -1, .pid = -1, .cap = OUT_CAP};
+        asks[i].rc = spawn_cmd(asks[i].argv, -1, true, &run[i], asks[i].err);
+        if (asks[i].rc < 0)
+            run[i].pid = -1;
     }
-    free(r);
-    return rc;
+    drain(run, n, now_ms() + timeout_ms);
+    int ok = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct toolchain_ask *a = &asks[i];
+        if (run[i].pid > 0)
+            a->rc = finish(&run[i], a->argv[0], a->pick, a->out, a->cap, a->err);
+        ok += a->rc == 0;
+        free(run[i].out);
+    }
+    free(run);
+    return ok;
+}
+
+int toolchain_filter(struct toolchain_filter *f, size_t n, int timeout_ms)
+{
+    struct running *run = calloc(n ? n : 1, sizeof(*run));
+    if (!run)
+        return -ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        run[i] = (struct running){.fd = -1, .pid = -1, .cap = f[i].max + 2}; /* max + 1 kept */
+        f[i].out = NULL;
+        f[i].out_len = 0;
+        int in = stdin_of(f[i].in, f[i].in_len);
+        f[i].rc = in < 0 ? err_set(f[i].err, -errno, "stdin for %s: %m", f[i].argv[0])
+                         : spawn_cmd(f[i].argv, in, false, &run[i], f[i].err);
+        if (in >= 0)
+            close(in);
+        if (f[i].rc < 0)
+            run[i].pid = -1;
+    }
+    drain(run, n, now_ms() + timeout_ms);
+    int ok = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (run[i].pid > 0)
+            f[i].rc = reap(&run[i], f[i].argv[0], f[i].err);
+        if (f[i].rc == 0 && run[i].len > f[i].max)
+            f[i].rc =
+                err_set(f[i].err, -EFBIG, "%s wrote more than %zu bytes", f[i].argv[0], f[i].max);
+        if (f[i].rc == 0) {
+            f[i].out = run[i].out;
+            f[i].out_len = run[i].len;
+            ok++;
+        } else {
+            free(run[i].out);
+        }
+    }
+    free(run);
+    return ok;
 }
 
 int toolchain_probe_all(struct toolchain_found *out, int timeout_ms)
@@ -273,14 +373,13 @@ int toolchain_probe_all(struct toolchain_found *out, int timeout_ms)
         struct toolchain_found *f = &out[i];
         memset(f, 0, sizeof(*f));
         f->name = table[i].name;
-        run[i].fd = -1;
-        run[i].pid = -1;
+        run[i] = (struct running){.fd = -1, .pid = -1, .cap = OUT_CAP};
         f->found = locate(&table[i], f->path, sizeof(f->path));
         const char *argv[] = {f->path, table[i].version_arg, NULL};
         if (!f->found) {
             f->path[0] = '\0';
             err_set(f->err, -ENOENT, "not installed");
-        } else if (spawn_version(argv, &run[i], f->err) < 0) {
+        } else if (spawn_cmd(argv, -1, true, &run[i], f->err) < 0) {
             run[i].pid = -1;
         }
     }
@@ -293,6 +392,7 @@ int toolchain_probe_all(struct toolchain_found *out, int timeout_ms)
             out[i].ok = finish(&run[i], what, table[i].pick, out[i].version, sizeof(out[i].version),
                                out[i].err) == 0;
         ok += out[i].ok;
+        free(run[i].out);
     }
     free(run);
     return ok;

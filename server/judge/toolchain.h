@@ -35,11 +35,40 @@ size_t toolchain_count(void);
  * Returns the number found and working. */
 int toolchain_probe_all(struct toolchain_found *out, int timeout_ms);
 
-/* Runs one version command (argv[0] an absolute path; stdin /dev/null, stdout and stderr
- * captured) and picks its version line as toolchain_pick_line does. Returns 0, or a negative
- * errno with the reason in err (not executable, failed, timed out, no version line). */
-int toolchain_version_of(const char *const *argv, const char *pick, char *out, size_t cap,
-                         int timeout_ms, char err[ERR_LEN]);
+/* One version command for toolchain_versions: argv (argv[0] an absolute path) and pick in,
+ * the version line (out, cap bytes) and rc (0, or a negative errno with the reason in err:
+ * not executable, failed, timed out, no version line) back. */
+struct toolchain_ask {
+    const char *const *argv;
+    const char *pick;
+    char *out;
+    size_t cap;
+    char *err; /* ERR_LEN bytes */
+    int rc;
+};
+
+/* Runs n version commands at once (stdin /dev/null, stdout and stderr captured), killing any
+ * still running after timeout_ms, and picks each one's version line as toolchain_pick_line
+ * does. Returns the number that answered, or -ENOMEM. */
+int toolchain_versions(struct toolchain_ask *asks, size_t n, int timeout_ms);
+
+/* One filter for toolchain_filter: argv (argv[0] an absolute path) reads in[0..in_len) on
+ * stdin and writes at most max bytes on stdout (stderr is discarded). Back: rc (0, or a
+ * negative errno with the reason in err: failed, timed out, wrote more than max), and on 0
+ * the output in out (heap, NUL-terminated; the caller frees it) and out_len. */
+struct toolchain_filter {
+    const char *const *argv;
+    const char *in;
+    size_t in_len, max;
+    char *out;
+    size_t out_len;
+    char *err; /* ERR_LEN bytes */
+    int rc;
+};
+
+/* Runs n filters at once, killing any still running after timeout_ms. Returns the number
+ * that succeeded, or -ENOMEM. */
+int toolchain_filter(struct toolchain_filter *f, size_t n, int timeout_ms);
 
 /* The rustup default toolchain's directory ($RUSTUP_HOME or ~/.rustup, then
  * toolchains/<default_toolchain>) into dir. Returns 0, or -ENOENT when there is none. */

@@ -4,7 +4,9 @@
 #include "test.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static const char *languages_dir;
@@ -91,6 +93,80 @@ static void test_missing_toolchains(void)
     free(old_rustup);
 }
 
+/* Probing some languages by name or alias leaves the others as they were; a second call
+ * keeps what the first found. Python's grader is sent as bytecode once probed. */
+static void test_probe_some(void)
+{
+    struct lang_set *set = load_shipped();
+    ASSERT_NOT_NULL(set);
+    lang_probe(set, "py3,C++");
+    const struct lang *py = lang_find(set, "python"), *c = lang_find(set, "c");
+    ASSERT_TRUE(py->available);
+    ASSERT_TRUE(lang_find(set, "cpp")->available);
+    ASSERT_FALSE(c->available); /* not asked for */
+    ASSERT_STR_EQ(c->why, "");
+    const struct lang_grader *g = py->grader;
+    ASSERT_NOT_NULL(g);
+    ASSERT_TRUE(g->program_load != g->program && g->host_load != g->host);
+    ASSERT_TRUE(strlen(g->program_load) > 1000);
+    ASSERT_UINT_EQ(strspn(g->program_load, "0123456789abcdef"), strlen(g->program_load));
+    ASSERT_UINT_EQ(strspn(g->host_load, "0123456789abcdef"), strlen(g->host_load));
+    lang_probe(set, "c");
+    ASSERT_TRUE(c->available);
+    ASSERT_TRUE(py->available); /* kept */
+    lang_set_free(set);
+}
+
+/* A template's grader bytecode filter: what it writes is what jobs get (the code's name is
+ * its last argument); a filter that fails makes the language unavailable, with the reason. */
+static void test_bytecode_filter(void)
+{
+    char dir[] = "/tmp/verdict-test-lang-XXXXXX";
+    ASSERT_NOT_NULL(mkdtemp(dir));
+    static const char *const names[] = {"up", "broken"};
+    static const char *const filters[] = {"[\"/bin/sh\", \"-c\", \"tr a-z A-Z; echo \\\"-$0\\\"\"]",
+                                          "[\"/bin/false\"]"};
+    char path[256];
+    snprintf(path, sizeof(path), "%s/g.py", dir);
+    FILE *f = fopen(path, "w");
+    ASSERT_NOT_NULL(f);
+    fputs("grader code\n", f);
+    fclose(f);
+    snprintf(path, sizeof(path), "%s/h.py", dir);
+    ASSERT_NOT_NULL(f = fopen(path, "w"));
+    fputs("host code\n", f);
+    fclose(f);
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof(path), "%s/%s.json", dir, names[i]);
+        ASSERT_NOT_NULL(f = fopen(path, "w"));
+        fprintf(f,
+                "{\"name\": \"%s\", \"source\": \"m.py\", \"version\": [\"/bin/echo\", \"v 1\"], "
+                "\"run\": {\"argv\": [\"/bin/true\"]}, \"grader\": {\"argv\": [\"/bin/true\"], "
+                "\"program\": [\"g.py\"], \"host\": [\"h.py\"], \"host_file\": \"h.hex\", "
+                "\"join\": \"{code}\", \"bytecode\": %s}}\n",
+                names[i], filters[i]);
+        fclose(f);
+    }
+    struct lang_set *set = NULL;
+    char err[ERR_LEN] = "";
+    ASSERT_INT_EQ(lang_load_dir(dir, &set, err), 0);
+    const struct lang *up = lang_find(set, "up"), *broken = lang_find(set, "broken");
+    ASSERT_STR_EQ(up->grader->program_load, "grader code\n"); /* before the probe: source */
+    lang_probe(set, NULL);
+    ASSERT_TRUE(up->available);
+    ASSERT_STR_EQ(up->grader->program_load, "GRADER CODE\n-grader\n");
+    ASSERT_STR_EQ(up->grader->host_load, "HOST CODE\n-h.hex\n");
+    ASSERT_FALSE(broken->available);
+    ASSERT_STR_CONTAINS(broken->why, "/bin/false failed");
+    lang_set_free(set);
+    static const char *const files[] = {"g.py", "h.py", "up.json", "broken.json"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
 static void test_errors(void)
 {
     expect_error("{", "languages/x.json: (document): not valid JSON");
@@ -164,6 +240,8 @@ int main(int argc, char **argv)
     languages_dir = argv[1];
     TEST_RUN(test_shipped);
     TEST_RUN(test_missing_toolchains);
+    TEST_RUN(test_probe_some);
+    TEST_RUN(test_bytecode_filter);
     TEST_RUN(test_errors);
     TEST_RUN(test_valid);
     return TEST_EXIT();

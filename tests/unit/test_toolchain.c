@@ -3,6 +3,8 @@
 #include "server/judge/toolchain.h"
 #include "test.h"
 
+#include <stdlib.h>
+
 #include <errno.h>
 
 static void test_pick(void)
@@ -50,6 +52,38 @@ static void test_rustup(void)
 }
 
 /* The live table: gcc built this test, so it must be found with a version. */
+/* Filters (a template's bytecode step): input on stdin, stdout back, each failure named. */
+static void test_filter(void)
+{
+    const char *cat[] = {"/bin/cat", NULL};
+    const char *sh_big[] = {"/bin/sh", "-c", "head -c 100 /dev/zero | tr '\\0' a", NULL};
+    const char *fail[] = {"/bin/false", NULL};
+    const char *slow[] = {"/bin/sleep", "5", NULL};
+    const char *none[] = {"/nonexistent/filter", NULL};
+    char e[5][ERR_LEN];
+    struct toolchain_filter f[5] = {
+        {.argv = cat, .in = "hello\n", .in_len = 6, .max = 64, .err = e[0]},
+        {.argv = sh_big, .in = "", .in_len = 0, .max = 10, .err = e[1]},
+        {.argv = fail, .in = "x", .in_len = 1, .max = 64, .err = e[2]},
+        {.argv = slow, .in = "", .in_len = 0, .max = 64, .err = e[3]},
+        {.argv = none, .in = "", .in_len = 0, .max = 64, .err = e[4]},
+    };
+    ASSERT_INT_EQ(toolchain_filter(f, 5, 1000), 1);
+    ASSERT_INT_EQ(f[0].rc, 0);
+    ASSERT_STR_EQ(f[0].out, "hello\n");
+    ASSERT_UINT_EQ(f[0].out_len, 6);
+    ASSERT_INT_EQ(f[1].rc, -EFBIG);
+    ASSERT_STR_CONTAINS(e[1], "more than");
+    ASSERT_INT_EQ(f[2].rc, -EIO);
+    ASSERT_STR_CONTAINS(e[2], "failed");
+    ASSERT_INT_EQ(f[3].rc, -ETIMEDOUT);
+    ASSERT_STR_CONTAINS(e[3], "did not answer in time");
+    ASSERT_TRUE(f[4].rc < 0);
+    for (int i = 1; i < 5; i++)
+        ASSERT_NULL(f[i].out);
+    free(f[0].out);
+}
+
 static void test_live_gcc(void)
 {
     struct toolchain_found found[32];
@@ -70,6 +104,7 @@ int main(void)
 {
     TEST_RUN(test_pick);
     TEST_RUN(test_rustup);
+    TEST_RUN(test_filter);
     TEST_RUN(test_live_gcc);
     return TEST_EXIT();
 }
