@@ -4,8 +4,10 @@
  * Slots: max_cells CPU slots, then one per GPU. The first `cells` CPU slots and the GPU slots
  * are started by pool_new and kept; the others are dormant (no cell, no uids held) until a job
  * finds every started cell busy. A mutex guards the flags; a caller takes a free started cell,
- * or a dormant slot to start (without the lock held), or waits on a condition variable; it
- * runs its job without the lock held and returns the cell. A cell whose run fails (it died
+ * or a dormant slot to start (without the lock held), or waits in line (a FIFO of waiters,
+ * each with its own condition variable: a returned cell is handed to the first waiter of its
+ * kind, and only that one is woken); it runs its job without the lock held and returns the
+ * cell. A cell whose run fails (it died
  * or spoke garbage) is stopped and restarted in place before the job is retried once. The
  * reaper thread stops cells beyond the warm ones that have been idle for idle_ms.
  */
@@ -27,6 +29,15 @@
 
 #define DEFAULT_IDLE_MS 30000
 #define GROWTH_PAUSE_NS (5 * 1000000000LL) /* after a failed start, no other for this long */
+/* A job that finds every started cell busy starts another only once no cell has come free for
+ * GROW_AFTER_NS while it waited (the cells are held by long jobs: a sleeping or slow
+ * program), or after GROW_CAP_NS whatever happens. Cells that keep coming free are shared
+ * instead: a pool grown to one cell per connection for jobs of a few ms (a cached C program)
+ * switches between so many cells that each job costs more CPU than it did with the cells
+ * there were (docs/performance.md). 20 ms is about what starting a cell takes; the cap keeps
+ * the wait within the 1 s of slack veRL's client timeout leaves a /run_code (docs/api.md). */
+#define GROW_AFTER_NS (20 * 1000000LL)
+#define GROW_CAP_NS   (500 * 1000000LL)
 
 struct slot {
     struct cell *cell; /* NULL while dormant, or being replaced after a failed restart */
@@ -38,10 +49,20 @@ struct slot {
     long long idle_since; /* when its last job ended (monotonic ns) */
 };
 
+/* A job waiting in acquire: a cell that comes free is handed to the first waiter of its kind
+ * (got), and only that waiter is woken. */
+struct waiter {
+    pthread_cond_t cv;
+    bool gpu;
+    struct slot *got;
+    struct waiter *next;
+};
+
 struct pool {
     pthread_mutex_t lock;
-    pthread_cond_t freed;
-    pthread_cond_t tick; /* wakes the reaper early: pool_free */
+    pthread_condattr_t monotonic; /* for the waiters' condition variables */
+    struct waiter *head, *tail;   /* jobs waiting for a cell, first come first served */
+    pthread_cond_t tick;          /* wakes the reaper early: pool_free */
     struct cg_tree tree;
     int n;    /* slots allocated and initialised */
     int warm; /* CPU slots started at once and kept */
@@ -49,7 +70,8 @@ struct pool {
     int gpus;
     long long idle_ns;
     long long no_growth_until; /* monotonic ns: no on-demand start before then */
-    unsigned replaced, grown, shrunk, no_growth;
+    long long released_ns;     /* monotonic ns: when a cell last came free */
+    unsigned replaced, grown, shrunk, no_growth, waited;
     bool stopping, reaping;
     pthread_t reaper;
     struct slot *slots;
@@ -59,6 +81,14 @@ struct pool {
     int nbinds;
     char **binds;
 };
+
+/* Wakes every waiter to look again (growth paused, a slot went back to dormant). Under the
+ * lock. */
+static void wake_all(struct pool *p)
+{
+    for (struct waiter *w = p->head; w; w = w->next)
+        pthread_cond_signal(&w->cv);
+}
 
 static long long now_ns(void)
 {
@@ -141,6 +171,7 @@ static void *reaper(void *arg)
             s->started = false;
             s->busy = false;
             p->shrunk++;
+            wake_all(p); /* a slot to start, for a job that has waited long enough */
         }
     }
     pthread_mutex_unlock(&p->lock);
@@ -178,7 +209,8 @@ int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]
         return err_set(err, -ENOMEM, "out of memory");
     }
     pthread_mutex_init(&p->lock, NULL);
-    pthread_cond_init(&p->freed, NULL);
+    pthread_condattr_init(&p->monotonic);
+    pthread_condattr_setclock(&p->monotonic, CLOCK_MONOTONIC); /* acquire's timed wait */
     pthread_cond_init(&p->tick, NULL);
     p->warm = cfg->cells;
     p->max = max;
@@ -221,36 +253,98 @@ int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]
     return 0;
 }
 
-/* A free cell of the kind asked for (a GPU cell or an ordinary one), or a dormant CPU slot
- * for the caller to start (*start set); waits for one. */
+/* When a job that began waiting at since may start a cell (see GROW_AFTER_NS). */
+static long long grow_at(const struct pool *p, long long since)
+{
+    long long quiet = p->released_ns + GROW_AFTER_NS, at = since + GROW_AFTER_NS;
+    if (quiet > at)
+        at = quiet;
+    return at < since + GROW_CAP_NS ? at : since + GROW_CAP_NS;
+}
+
+static void unlink_waiter(struct pool *p, struct waiter *w)
+{
+    for (struct waiter **pp = &p->head, *prev = NULL; *pp; prev = *pp, pp = &(*pp)->next)
+        if (*pp == w) {
+            *pp = w->next;
+            if (p->tail == w)
+                p->tail = prev;
+            return;
+        }
+}
+
+/* A dormant CPU slot that may be started now, or NULL. */
+static struct slot *dormant_slot(struct pool *p)
+{
+    for (int i = p->warm; i < p->max && now_ns() >= p->no_growth_until; i++)
+        if (!p->slots[i].started && !p->slots[i].busy)
+            return &p->slots[i];
+    return NULL;
+}
+
+/* A free cell of the kind asked for (a GPU cell or an ordinary one), or, when grow_at says
+ * so, a dormant CPU slot for the caller to start (*start set); waits for one, after the jobs
+ * that were waiting already. */
 static struct slot *acquire(struct pool *p, bool gpu, bool *start)
 {
     pthread_mutex_lock(&p->lock);
     struct slot *s = NULL;
     *start = false;
-    while (!s) {
-        for (int i = 0; i < p->n && !s; i++)
-            if (p->slots[i].started && !p->slots[i].busy && p->slots[i].cfg.gpu_cell == gpu)
-                s = &p->slots[i];
-        for (int i = p->warm; !s && !gpu && i < p->max && now_ns() >= p->no_growth_until; i++)
-            if (!p->slots[i].started && !p->slots[i].busy) {
-                s = &p->slots[i];
-                *start = true;
-            }
-        if (!s)
-            pthread_cond_wait(&p->freed, &p->lock);
+    bool queued = false;
+    for (struct waiter *o = p->head; o && !queued; o = o->next)
+        queued = o->gpu == gpu;
+    for (int i = 0; i < p->n && !s && !queued; i++)
+        if (p->slots[i].started && !p->slots[i].busy && p->slots[i].cfg.gpu_cell == gpu)
+            s = &p->slots[i];
+    if (s) {
+        s->busy = true;
+        pthread_mutex_unlock(&p->lock);
+        return s;
     }
-    s->busy = true;
+    struct waiter w = {.gpu = gpu};
+    pthread_cond_init(&w.cv, &p->monotonic);
+    p->waited += !gpu;
+    if (p->tail)
+        p->tail->next = &w;
+    else
+        p->head = &w;
+    p->tail = &w;
+    long long since = now_ns();
+    while (!w.got) {
+        struct slot *d = gpu ? NULL : dormant_slot(p);
+        long long at = grow_at(p, since);
+        if (d && now_ns() >= at) {
+            unlink_waiter(p, &w);
+            d->busy = true;
+            *start = true;
+            w.got = d;
+        } else if (d) {
+            struct timespec until = {.tv_sec = at / 1000000000LL, .tv_nsec = at % 1000000000LL};
+            pthread_cond_timedwait(&w.cv, &p->lock, &until);
+        } else {
+            pthread_cond_wait(&w.cv, &p->lock);
+        }
+    }
     pthread_mutex_unlock(&p->lock);
-    return s;
+    pthread_cond_destroy(&w.cv);
+    return w.got;
 }
 
+/* The cell goes to the first job waiting for its kind, still busy, or back to the free ones. */
 static void release(struct pool *p, struct slot *s)
 {
     pthread_mutex_lock(&p->lock);
-    s->busy = false;
-    s->idle_since = now_ns();
-    pthread_cond_broadcast(&p->freed); /* waiters may want either kind */
+    s->idle_since = p->released_ns = now_ns();
+    struct waiter *w = p->head;
+    while (w && w->gpu != s->cfg.gpu_cell)
+        w = w->next;
+    if (w) {
+        unlink_waiter(p, w);
+        w->got = s;
+        pthread_cond_signal(&w->cv);
+    } else {
+        s->busy = false;
+    }
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -270,7 +364,7 @@ static struct slot *grow(struct pool *p, struct slot *s)
     p->no_growth++;
     p->no_growth_until = now_ns() + GROWTH_PAUSE_NS;
     s->busy = false;
-    pthread_cond_broadcast(&p->freed);
+    wake_all(p);
     pthread_mutex_unlock(&p->lock);
     fprintf(stderr, "verdict: could not start another cell (jobs wait for a free one): %s\n", err);
     bool start;
@@ -347,11 +441,14 @@ void pool_get_stats(struct pool *p, struct pool_stats *st)
                               .max = p->max,
                               .started = p->grown,
                               .stopped = p->shrunk,
-                              .no_growth = p->no_growth};
+                              .no_growth = p->no_growth,
+                              .waited = p->waited};
     for (int i = 0; i < p->max; i++) {
         st->cells += p->slots[i].started;
         st->busy += p->slots[i].started && p->slots[i].busy;
     }
+    for (struct waiter *w = p->head; w; w = w->next)
+        st->waiting += !w->gpu;
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -385,7 +482,7 @@ void pool_free(struct pool *p)
         stop_slot(&p->slots[i]);
     cg_tree_remove(&p->tree);
     pthread_cond_destroy(&p->tick);
-    pthread_cond_destroy(&p->freed);
+    pthread_condattr_destroy(&p->monotonic);
     pthread_mutex_destroy(&p->lock);
     free(p->slots);
     for (int i = 0; i < p->nbinds; i++)

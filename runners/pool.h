@@ -4,8 +4,9 @@
  * pool_new() finds the host's cgroups, creates verdict's job tree beneath them and starts the
  * warm cells; pool_run() hands a job to a free cell, and replaces a cell that dies, retrying
  * the job once on a fresh cell before answering SE. When every started cell is busy and the
- * pool has room (max_cells), pool_run starts another cell for its job instead of waiting
- * (about 20 ms); a cell started so that has been idle for idle_ms is stopped again, and its
+ * pool has room (max_cells), a job that has waited 20 ms with no cell coming free in that
+ * time (about what a start takes), or 0.5 s in all, starts another cell for itself; a cell
+ * started so that has been idle for idle_ms is stopped again, and its
  * uids given back, by the pool's own thread. The warm cells are never stopped for idleness.
  * Thread-safe. The pool keeps its own copies of the configuration's strings (a cell started
  * later needs them).
@@ -64,6 +65,8 @@ struct pool_stats {
     int warm, max;      /* CPU cells always kept, and at most */
     int cells;          /* CPU cells started now (warm ones included) */
     int busy;           /* CPU cells running a job now */
+    int waiting;        /* jobs waiting for a CPU cell now */
+    unsigned waited;    /* jobs that have had to wait for a CPU cell, so far */
     unsigned started;   /* cells started on demand so far */
     unsigned stopped;   /* of those, stopped again for idleness */
     unsigned no_growth; /* times a cell could not be started on demand (the job waited) */

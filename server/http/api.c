@@ -180,6 +180,7 @@ static void healthz(struct api *a, struct http_exchange *x)
     json_set_num(d, "cells_started", ps.cells);
     json_set_num(d, "cells_max", ps.max);
     json_set_num(d, "cells_busy", ps.busy);
+    json_set_num(d, "cells_waiting", ps.waiting);
     json_set_num(d, "cell_start_failures", ps.no_growth);
     struct json *q = json_set(d, "queue", json_object());
     json_set_num(q, "queued", st.queued);
@@ -228,6 +229,7 @@ static void metrics(struct api *a, struct http_exchange *x)
     struct metrics_gauges g = {.queued = st.queued,
                                .cells_started = ps.cells,
                                .cells_max = ps.max,
+                               .cells_waiting = ps.waiting,
                                .cells_grown = ps.started,
                                .cells_shrunk = ps.stopped,
                                .cells_not_started = ps.no_growth,

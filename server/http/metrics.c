@@ -159,6 +159,7 @@ char *metrics_render(struct metrics *m, const struct metrics_gauges *g)
                "# TYPE verdict_cell_restarts_total counter\nverdict_cell_restarts_total %u\n"
                "# TYPE verdict_cells_started gauge\nverdict_cells_started %d\n"
                "# TYPE verdict_cells_max gauge\nverdict_cells_max %d\n"
+               "# TYPE verdict_cells_waiting gauge\nverdict_cells_waiting %d\n"
                "# TYPE verdict_cells_grown_total counter\nverdict_cells_grown_total %u\n"
                "# TYPE verdict_cells_shrunk_total counter\nverdict_cells_shrunk_total %u\n"
                "# TYPE verdict_cell_start_failures_total counter\n"
@@ -171,8 +172,9 @@ char *metrics_render(struct metrics *m, const struct metrics_gauges *g)
                "# TYPE verdict_compile_cache_entries gauge\nverdict_compile_cache_entries %llu\n"
                "# TYPE verdict_compile_cache_bytes gauge\nverdict_compile_cache_bytes %llu\n",
                g->queued, g->running, g->cells, g->gpu_cells, g->cells_replaced, g->cells_started,
-               g->cells_max, g->cells_grown, g->cells_shrunk, g->cells_not_started, g->expired,
-               g->cache_hits, g->cache_misses, g->cache_entries, g->cache_bytes);
+               g->cells_max, g->cells_waiting, g->cells_grown, g->cells_shrunk,
+               g->cells_not_started, g->expired, g->cache_hits, g->cache_misses, g->cache_entries,
+               g->cache_bytes);
     buf_printf(&t,
                "# HELP verdict_store_written_total Submissions and runs the results store "
                "committed.\n"

@@ -18,6 +18,7 @@ struct metrics;
 struct metrics_gauges {
     int queued, running, cells, gpu_cells;
     int cells_started, cells_max; /* CPU cells started now, and at most */
+    int cells_waiting;            /* jobs waiting for a CPU cell */
     unsigned cells_replaced, cells_grown, cells_shrunk, cells_not_started;
     unsigned long long expired; /* requests answered 504 from the queue */
     unsigned long long cache_hits, cache_misses, cache_entries, cache_bytes;

@@ -3,7 +3,8 @@ this 2-core machine), sent as veRL sends them: one POST per program, a client ti
 compile_timeout + run_timeout + 10 s, a retry only on 504 (three tries, sleeping 1 s then
 2 s). 100 CPU-bound programs at once with run_timeout 10 (50 per core) must all come back
 TimeLimitExceeded (veRL's -3), none lost to a client timeout: /run_code starts each on a
-cell of its own at once (cells grow on demand up to --max-cells) and run_timeout is wall
+cell of its own within 20 ms (cells grow on demand up to --max-cells once the busy ones stop
+coming free) and run_timeout is wall
 time, forgiven what was spent waiting for a CPU only up to run_timeout + 8 s. 100 at once
 of which some are right, some wrong, some sleep past the limit each get their own answer.
 With the cells capped, a request that cannot start in time is answered 504 while its client

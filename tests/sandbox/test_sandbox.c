@@ -525,6 +525,67 @@ static void test_flock_between_cells(void)
     done(&probe.o);
 }
 
+/* Jobs that find every cell busy are served in the order they came: a cell that comes free
+ * goes to the first in line. Both cells are held (the first for 1 s, the second for 4 s); five
+ * jobs join the line one at a time (each once the pool has counted the one before it in line),
+ * and each prints when it started. The first cell serves them all, in order, before the
+ * second comes free. */
+struct in_line {
+    struct outcome o;
+    const char *script;
+};
+
+static void *in_line_main(void *arg)
+{
+    struct in_line *l = arg;
+    sh(l->script, (struct job_limits){.wall_ms = 20000}, &l->o);
+    return NULL;
+}
+
+static void test_waiters_served_in_order(void)
+{
+    enum { WAITERS = 5 };
+    struct in_line hold[CELLS], line[WAITERS];
+    pthread_t th[CELLS + WAITERS];
+    memset(hold, 0, sizeof(hold));
+    memset(line, 0, sizeof(line));
+    for (int i = 0; i < CELLS; i++) {
+        hold[i].script = i == 0 ? "sleep 1" : "sleep 4";
+        ASSERT_INT_EQ(pthread_create(&th[i], NULL, in_line_main, &hold[i]), 0);
+    }
+    struct pool_stats st;
+    for (int tries = 0; tries < 1000; tries++, usleep(2000)) /* both cells taken */
+        if (pool_get_stats(pool, &st), st.busy == CELLS)
+            break;
+    ASSERT_INT_EQ(st.busy, CELLS);
+    unsigned waited = st.waited;
+    for (int k = 0; k < WAITERS; k++) {
+        line[k].script = "date +%s%N; sleep 0.1";
+        ASSERT_INT_EQ(pthread_create(&th[CELLS + k], NULL, in_line_main, &line[k]), 0);
+        for (int tries = 0; tries < 2500; tries++, usleep(2000)) /* it joined the line */
+            if (pool_get_stats(pool, &st), st.waited == waited + (unsigned)k + 1)
+                break;
+        ASSERT_INT_EQ(st.waited, waited + (unsigned)k + 1);
+    }
+    for (int i = 0; i < CELLS + WAITERS; i++)
+        pthread_join(th[i], NULL);
+    long long last = 0;
+    for (int k = 0; k < WAITERS; k++) {
+        ASSERT_INT_EQ(line[k].o.res.status, JOB_OK);
+        long long started = atoll(line[k].o.out);
+        ASSERT_TRUE(started > 0);
+        ASSERT_TRUE(started > last); /* first come, first served */
+        last = started;
+        done(&line[k].o);
+    }
+    for (int i = 0; i < CELLS; i++) {
+        ASSERT_INT_EQ(hold[i].o.res.status, JOB_OK);
+        done(&hold[i].o);
+    }
+    pool_get_stats(pool, &st);
+    ASSERT_INT_EQ(st.waiting, 0);
+}
+
 static void test_bad_job_is_se(void)
 {
     struct outcome o;
@@ -776,6 +837,7 @@ int main(int argc, char **argv)
     TEST_RUN(test_unsendable_job_is_se);
     TEST_RUN(test_too_many_binds);
     TEST_RUN(test_flock_between_cells);
+    TEST_RUN(test_waiters_served_in_order);
     TEST_RUN(test_bad_job_is_se);
     TEST_RUN(test_probes);
     TEST_RUN(test_dead_cell_replaced); /* last: the probes check that no cell was replaced */
