@@ -20,6 +20,7 @@ sandbox error) or whose line never came gets 0.0 and a log line.
 
 The server is VERDICT_URL (default http://127.0.0.1:8080) unless `url` is given.
 """
+import http.client
 import json
 import logging
 import os
@@ -30,6 +31,7 @@ import urllib.request
 log = logging.getLogger("verdict_reward")
 
 DEFAULT_URL = "http://127.0.0.1:8080"
+MAX_BATCH = 4096  # items in one /v1/judge/batch request (docs/api.md)
 
 
 def completion_text(completion):
@@ -81,9 +83,10 @@ def build_items(completions, columns, language="python", limits=None):
     return items
 
 
-def _post_batch(url, items, timeout, retries, client):
-    """The batch's NDJSON lines as dicts. Retries a 503 (the server's queue is full) after its
-    Retry-After, and a refused connection, up to `retries` more times."""
+def _post_batch(url, items, timeout, retries, client, lines):
+    """Appends the batch's NDJSON lines, as dicts, to lines as they come (those read before a
+    failure stay). Retries a 503 (the server's queue is full) after its Retry-After, and a
+    refused connection, up to `retries` more times."""
     body = json.dumps({"items": items}).encode()
     headers = {"Content-Type": "application/json", "X-Verdict-Client": client}
     for attempt in range(retries + 1):
@@ -91,12 +94,11 @@ def _post_batch(url, items, timeout, retries, client):
                                      headers=headers, method="POST")
         try:
             with urllib.request.urlopen(req, timeout=timeout) as resp:
-                lines = []
                 for raw in resp:  # one result per line, as each item finishes
                     raw = raw.strip()
                     if raw:
                         lines.append(json.loads(raw))
-                return lines
+                return
         except urllib.error.HTTPError as e:
             if e.code != 503 or attempt == retries:
                 raise
@@ -107,7 +109,6 @@ def _post_batch(url, items, timeout, retries, client):
             wait = 1.0
         log.warning("verdict busy or unreachable; retrying in %.0f s", wait)
         time.sleep(wait)
-    return []
 
 
 def make_verdict_reward(url=None, language="python", timeout=300.0, retries=2, limits=None,
@@ -122,11 +123,15 @@ def make_verdict_reward(url=None, language="python", timeout=300.0, retries=2, l
             return []
         items = build_items(completions, kwargs, language=language, limits=limits)
         rewards = [0.0] * len(items)
-        try:
-            lines = _post_batch(server, items, timeout, retries, client)
-        except (OSError, ValueError) as e:  # urllib's errors are OSErrors; bad JSON ValueError
-            log.error("verdict batch of %d failed: %s: every reward is 0.0", len(items), e)
-            return rewards
+        lines = []
+        for start in range(0, len(items), MAX_BATCH):  # one request unless past MAX_BATCH
+            chunk = items[start:start + MAX_BATCH]
+            try:
+                _post_batch(server, chunk, timeout, retries, client, lines)
+            except (OSError, ValueError, http.client.HTTPException) as e:
+                # urllib's errors are OSErrors, bad JSON a ValueError, a cut stream HTTP's
+                log.error("verdict batch of %d failed: %s: the items it did not answer get "
+                          "0.0", len(chunk), e)
         seen = set()
         for line in lines:
             i = line.get("id")
@@ -142,9 +147,9 @@ def make_verdict_reward(url=None, language="python", timeout=300.0, retries=2, l
                 log.error("completion %d: sandbox error: %s", i, result.get("message"))
                 continue
             rewards[i] = float(result.get("reward") or 0.0)
-        for i in range(len(items)):
-            if i not in seen:
-                log.error("completion %d: no result in verdict's answer: reward 0.0", i)
+        missing = [i for i in range(len(items)) if i not in seen]
+        if missing:
+            log.error("completions %s: no result in verdict's answer: reward 0.0", missing)
         return rewards
 
     verdict_reward.__name__ = "verdict_reward"  # TRL logs each reward under its name

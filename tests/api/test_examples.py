@@ -6,7 +6,6 @@ import importlib.util
 import logging
 import os
 
-import pytest
 import requests
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -78,13 +77,17 @@ def test_trl_reward_harness_and_failures(server, caplog):
     caplog.clear()
     with caplog.at_level(logging.ERROR, logger="verdict_reward"):
         assert dead([RIGHT, WRONG], tests=[ADD_TESTS] * 2) == [0.0, 0.0]
-    assert any("every reward is 0.0" in r.getMessage() for r in caplog.records)
+    assert any("batch of 2 failed" in r.getMessage() for r in caplog.records)
 
 
-def test_trl_reward_url_from_env(server, monkeypatch):
+def test_trl_reward_url_from_env_and_chunks(server, monkeypatch):
     trl = load("trl/verdict_reward.py")
     monkeypatch.setenv("VERDICT_URL", server.url)
     assert trl.verdict_reward([RIGHT, WRONG], tests=[ADD_TESTS] * 2) == [1.0, 0.0]
+    # past the server's batch bound the completions go in several requests, still in order
+    monkeypatch.setattr(trl, "MAX_BATCH", 2)
+    got = trl.verdict_reward([RIGHT, WRONG, WRONG, RIGHT, RIGHT], tests=[ADD_TESTS] * 5)
+    assert got == [1.0, 0.0, 0.0, 1.0, 1.0], got
 
 
 def test_extract_validation(server):
