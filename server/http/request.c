@@ -3,9 +3,9 @@
  *
  * The common part (language, code, files, fetch_files) is read once; each shape then reads its
  * own members: /run_code's stdin, compile_timeout, run_timeout and memory_limit_MB (seconds
- * and MiB, as SandboxFusion names them), /v1/judge's tests or harness, compare, limits,
- * reward, stop_on_failure and only. Members not named here are ignored, as SandboxFusion's
- * pydantic models ignore extra fields.
+ * and MiB, as SandboxFusion names them), /v1/judge's tests or harness, extract, compare,
+ * limits, reward, stop_on_failure and only. Members not named here are ignored, as
+ * SandboxFusion's pydantic models ignore extra fields.
  *
  * SandboxFusion's quirks kept for /run_code: a missing or null language is python; a file
  * whose content is null, or whose path holds IGNORE_THIS_FILE, is skipped; fetch_files
@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/datasets/extract.h"
 #include "server/util/base64.h"
 
 int request_fail(struct request_error *e, const char *type, const char *msg, const char *l0,
@@ -321,6 +322,62 @@ static int parse_harness(const struct json *b, struct judge_request *r, struct r
     return 0;
 }
 
+/* A checker files error at compare.checker.files[.path]. */
+static int checker_files_fail(struct request_error *e, const char *type, const char *msg,
+                              const char *path)
+{
+    request_fail(e, type, msg, "compare", "checker", "files");
+    if (path)
+        snprintf(e->loc[e->nloc++], sizeof(e->loc[0]), "%s", path);
+    return -EINVAL;
+}
+
+/* compare.checker.files: {path: base64}, the checker's context, placed in its work dir for
+ * every test: at most JUDGE_MAX_CHECKER_FILES, JUDGE_CHECKER_FILES_MAX bytes together, paths
+ * as the request's files but none of the test's three nor the checker's own source. */
+static int parse_checker_files(const struct json *k, struct judge_request *r,
+                               struct request_error *e)
+{
+    const struct json *files = json_get(k, "files");
+    if (!files || json_is_null(files))
+        return 0;
+    if (!json_is_object(files))
+        return checker_files_fail(e, "dict_type", "files must be an object of path: base64", NULL);
+    int n = 0;
+    for (const struct json *m = json_first(files); m; m = json_next(m))
+        n++;
+    if (n > JUDGE_MAX_CHECKER_FILES)
+        return checker_files_fail(e, "too_long", "at most 16 checker files", NULL);
+    if (n > 0 && !(r->checker_files = calloc((size_t)n, sizeof(*r->checker_files))))
+        return checker_files_fail(e, "memory", "out of memory", NULL);
+    size_t total = 0;
+    for (const struct json *m = json_first(files); m; m = json_next(m)) { /* O(1) a step */
+        const char *path = json_key(m), *b64;
+        size_t len;
+        uint8_t *data;
+        if (!job_path_ok(path) || strcmp(path, "input.txt") == 0 ||
+            strcmp(path, "output.txt") == 0 || strcmp(path, "answer.txt") == 0 ||
+            strcmp(path, r->checker_lang->source) == 0)
+            return checker_files_fail(e, "value_error",
+                                      "checker file paths are relative to the work dir, without "
+                                      ".., at most 255 bytes, and not input.txt, output.txt, "
+                                      "answer.txt or the checker's own source",
+                                      path);
+        if (!json_str(m, &b64) || !(data = base64_decode(b64, &len)))
+            return checker_files_fail(e, "value_error", "not valid base64", path);
+        char *p = strdup(path);
+        if (!p) {
+            free(data);
+            return checker_files_fail(e, "memory", "out of memory", NULL);
+        }
+        r->checker_files[r->nchecker_files++] = (struct job_file){p, 0644, data, len};
+        if ((total += len) > JUDGE_CHECKER_FILES_MAX)
+            return checker_files_fail(e, "too_long", "checker files hold at most 4 MiB together",
+                                      NULL);
+    }
+    return 0;
+}
+
 static int parse_checker(const struct lang_set *langs, const struct json *c,
                          struct judge_request *r, struct request_error *e)
 {
@@ -339,7 +396,7 @@ static int parse_checker(const struct lang_set *langs, const struct json *c,
     if (!(r->checker_code = dup_str(json_get(k, "code"), &r->checker_len)))
         return request_fail(e, "missing", "Field required (a string)", "compare", "checker",
                             "code");
-    return 0;
+    return parse_checker_files(k, r, e);
 }
 
 static int parse_compare(const struct lang_set *langs, const struct json *b,
@@ -429,11 +486,34 @@ static int parse_options(const struct json *b, struct judge_request *r, struct r
     return 0;
 }
 
+/* extract: true takes the program out of code, an LLM completion, by datasets/extract's
+ * rules for the request's language (fenced blocks, an incomplete final fence, the language's
+ * heuristic; a reasoning section dropped), post-processed as /submit does for a harness (a
+ * `main` the tests bring is cut). A completion with no code is judged as an empty program. */
+static int parse_extract(const struct json *b, struct judge_request *r, struct request_error *e)
+{
+    const struct json *x = json_get(b, "extract");
+    bool on = false;
+    if (x && !json_is_null(x) && !json_bool(x, &on))
+        return request_fail(e, "bool_type", "extract must be true or false", "extract", NULL, NULL);
+    if (!on)
+        return 0;
+    struct extracted ex;
+    if (extract_code(r->code, strlen(r->code), r->lang->name, &ex) < 0)
+        return request_fail(e, "memory", "out of memory", "extract", NULL, NULL);
+    if (r->harness)
+        extract_postprocess(r->lang->name, ex.code);
+    free(r->code);
+    r->code = ex.code; /* extracted_fini would free it: taken instead */
+    return 0;
+}
+
 static int parse_judge(const struct lang_set *langs, const struct json *b, struct judge_request *r,
                        struct request_error *e)
 {
-    if (parse_harness(b, r, e) < 0 || parse_compare(langs, b, r, e) < 0 ||
-        parse_limits(b, r, e) < 0 || parse_options(b, r, e) < 0)
+    if (parse_harness(b, r, e) < 0 || parse_extract(b, r, e) < 0 ||
+        parse_compare(langs, b, r, e) < 0 || parse_limits(b, r, e) < 0 ||
+        parse_options(b, r, e) < 0)
         return -EINVAL;
     return 0;
 }

@@ -17,8 +17,9 @@
  * 4. run_test per selected test: the run's status (a grader's exit status: a failed check
  *    is WA, a call the program broke RE; a sealed program's marker line, anywhere in stdout
  *    and removed from what is shown), then the checker (run in its own sandbox job as
- *    `checker input.txt output.txt answer.txt`; its exit status by testlib's convention, its
- *    reason the first line it wrote), or the comparison.
+ *    `checker input.txt output.txt answer.txt`, the request's checker files beside them; its
+ *    exit status by testlib's convention, its reason the first line it wrote), or the
+ *    comparison.
  * 5. the reward: passed / total, or all-or-nothing.
  * Output kept per test is an excerpt (JUDGE_EXCERPT bytes) except for run_only, whose one run
  * keeps what the sandbox captured (bounded by the run's stdout/stderr limits).
@@ -102,6 +103,11 @@ void judge_request_free(struct judge_request *r)
     free(r->harness);
     free(r->harness_setup);
     free(r->entry_point);
+    for (int i = 0; i < r->nchecker_files; i++) {
+        free((void *)(uintptr_t)r->checker_files[i].path);
+        free((void *)(uintptr_t)r->checker_files[i].data);
+    }
+    free(r->checker_files);
     free(r->checker_code);
     free(r);
 }
@@ -246,18 +252,23 @@ static void first_line(const struct job_result *cr, char *out, size_t cap)
 }
 
 /* Runs the checker on one test the program finished: OK, WA, or SE when the checker itself
- * failed (why says what it said). */
-static enum verdict run_checker(const struct program_env *env, const struct program *ck,
-                                const struct judge_test *t, const struct job_result *res, char *why,
-                                size_t whylen)
+ * failed (why says what it said). Its work dir holds the test's three files and the
+ * request's checker files (its context). */
+static enum verdict run_checker(const struct program_env *env, const struct judge_request *r,
+                                const struct program *ck, const struct judge_test *t,
+                                const struct job_result *res, char *why, size_t whylen)
 {
     static const char *const args[3] = {"input.txt", "output.txt", "answer.txt"};
-    const struct job_file files[3] = {
+    struct job_file files[3 + JUDGE_MAX_CHECKER_FILES] = {
         {args[0], 0644, t->in, t->in_len},
         {args[1], 0644, res->out, res->out_len},
         {args[2], 0644, t->want, t->want_len},
     };
-    struct program_io io = {.nargs = 3, .args = args, .nfiles = 3, .files = files};
+    int n =
+        r->nchecker_files < JUDGE_MAX_CHECKER_FILES ? r->nchecker_files : JUDGE_MAX_CHECKER_FILES;
+    if (n > 0)
+        memcpy(files + 3, r->checker_files, (size_t)n * sizeof(*files));
+    struct program_io io = {.nargs = 3, .args = args, .nfiles = 3 + n, .files = files};
     struct job_result cr;
     uint8_t *payload;
     program_run(env, ck, &io, &cr, &payload);
@@ -446,7 +457,7 @@ static void run_test(struct judging *j, int i, struct judge_test_result *t)
     } else if (r->harness) {
         /* a harness without a grader or a seal passes by exiting 0 */
     } else if (r->checker_lang) {
-        t->verdict = run_checker(j->env, &j->ck, test, &res, why, sizeof(why));
+        t->verdict = run_checker(j->env, r, &j->ck, test, &res, why, sizeof(why));
         reason = why;
     } else if (!cmp_equal(&r->cmp, (const char *)test->want, test->want_len, (const char *)res.out,
                           res.out_len, why)) {

@@ -26,6 +26,10 @@
 #define JUDGE_MAX_FILES 256  /* files a request places in the work dir, besides the source */
 #define JUDGE_MAX_FETCH 64   /* distinct work-dir files a request asks back */
 #define JUDGE_EXCERPT   512  /* bytes of stdout/stderr kept per test (not for run_only) */
+/* A checker's own files (its scorer context), placed in its work dir beside input.txt,
+ * output.txt and answer.txt for every test it checks: how many, and their bytes together. */
+#define JUDGE_MAX_CHECKER_FILES 16
+#define JUDGE_CHECKER_FILES_MAX (4u << 20)
 
 struct judge_test {
     uint8_t *in; /* stdin (heap; NULL: empty) */
@@ -51,6 +55,8 @@ struct judge_request {
     const struct lang *checker_lang; /* CMP_CHECKER */
     char *checker_code;
     size_t checker_len;
+    int nchecker_files;               /* at most JUDGE_MAX_CHECKER_FILES */
+    struct job_file *checker_files;   /* the checker's context files (heap); paths and data owned */
     struct job_limits limits;         /* per run; zero fields: the language's */
     struct job_limits compile_limits; /* zero fields: the template's */
     bool all_or_nothing, stop_on_failure;

@@ -255,6 +255,127 @@ static void test_verdict_names(void)
     ASSERT_INT_EQ(verdict_of_job(JOB_SE), VERDICT_SE);
 }
 
+/* A /v1/judge body with a python checker whose files member is the given JSON. */
+static char *checker_body(const char *files)
+{
+    size_t cap = strlen(files) + 256;
+    char *s = malloc(cap);
+    snprintf(s, cap,
+             "{\"language\":\"python\",\"code\":\"print(1)\",\"tests\":[{\"expected\":\"1\"}],"
+             "\"compare\":{\"mode\":\"checker\",\"checker\":{\"language\":\"python\","
+             "\"code\":\"pass\",\"files\":%s}}}",
+             files);
+    return s;
+}
+
+/* compare.checker.files: the checker's context, decoded into the request; each bound a 422
+ * at compare.checker.files (and the path where one is at fault). */
+static void test_checker_files(void)
+{
+    struct judge_request *r = NULL;
+    struct request_error e;
+    char *b = checker_body("{\"ctx.json\":\"e30=\",\"d/w.txt\":\"\"}");
+    ASSERT_INT_EQ(parse(b, REQUEST_JUDGE, &r, &e), 0);
+    free(b);
+    ASSERT_INT_EQ(r->nchecker_files, 2);
+    ASSERT_STR_EQ(r->checker_files[0].path, "ctx.json");
+    ASSERT_INT_EQ((int)r->checker_files[0].len, 2);
+    ASSERT_TRUE(memcmp(r->checker_files[0].data, "{}", 2) == 0);
+    ASSERT_INT_EQ((int)r->checker_files[1].len, 0);
+    judge_request_free(r);
+    b = checker_body("null");
+    ASSERT_INT_EQ(parse(b, REQUEST_JUDGE, &r, &e), 0);
+    free(b);
+    ASSERT_INT_EQ(r->nchecker_files, 0);
+    judge_request_free(r);
+
+    const char *bad[][2] = {
+        {"[]", NULL},
+        {"{\"answer.txt\":\"\"}", "answer.txt"},
+        {"{\"input.txt\":\"\"}", "input.txt"},
+        {"{\"main.py\":\"\"}", "main.py"}, /* the python checker's own source */
+        {"{\"../x\":\"\"}", "../x"},
+        {"{\"/etc/x\":\"\"}", "/etc/x"},
+        {"{\"x\":\"!!\"}", "x"},
+        {"{\"x\":1}", "x"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        b = checker_body(bad[i][0]);
+        ASSERT_INT_EQ(parse(b, REQUEST_JUDGE, &r, &e), -EINVAL);
+        free(b);
+        ASSERT_TRUE(r == NULL);
+        ASSERT_INT_EQ(e.nloc, bad[i][1] ? 4 : 3);
+        ASSERT_STR_EQ(e.loc[2], "files");
+        if (bad[i][1])
+            ASSERT_STR_EQ(e.loc[3], bad[i][1]);
+    }
+    /* 16 files are taken, 17 refused */
+    char files[512];
+    for (int n = JUDGE_MAX_CHECKER_FILES; n <= JUDGE_MAX_CHECKER_FILES + 1; n++) {
+        size_t o = (size_t)snprintf(files, sizeof(files), "{");
+        for (int i = 0; i < n; i++)
+            o += (size_t)snprintf(files + o, sizeof(files) - o, "%s\"f%d\":\"eA==\"", i ? "," : "",
+                                  i);
+        snprintf(files + o, sizeof(files) - o, "}");
+        b = checker_body(files);
+        int rc = parse(b, REQUEST_JUDGE, &r, &e);
+        free(b);
+        ASSERT_INT_EQ(rc, n <= JUDGE_MAX_CHECKER_FILES ? 0 : -EINVAL);
+        if (rc == 0)
+            judge_request_free(r);
+        else
+            ASSERT_STR_EQ(e.type, "too_long");
+    }
+    /* past 4 MiB together: two files of 3 MiB each (base64: 4 MiB each) */
+    size_t n64 = 4u << 20, cap = 2 * n64 + 64, o = 0;
+    char *big = malloc(cap);
+    o += (size_t)snprintf(big, cap, "{\"a\":\"");
+    memset(big + o, 'A', n64), o += n64;
+    o += (size_t)snprintf(big + o, cap - o, "\",\"b\":\"");
+    memset(big + o, 'A', n64), o += n64;
+    snprintf(big + o, cap - o, "\"}");
+    b = checker_body(big);
+    free(big);
+    ASSERT_INT_EQ(parse(b, REQUEST_JUDGE, &r, &e), -EINVAL);
+    free(b);
+    ASSERT_STR_EQ(e.type, "too_long");
+    ASSERT_STR_EQ(e.loc[2], "files");
+}
+
+/* extract: the program taken out of a completion (fenced, by the request's language). */
+static void test_extract(void)
+{
+    struct judge_request *r = NULL;
+    struct request_error e;
+    ASSERT_INT_EQ(
+        parse("{\"language\":\"python\",\"extract\":true,\"tests\":[{\"expected\":\"1\"}],"
+              "\"code\":\"Here:\\n```python\\nprint(1)\\n```\\nDone.\"}",
+              REQUEST_JUDGE, &r, &e),
+        0);
+    ASSERT_STR_EQ(r->code, "print(1)");
+    judge_request_free(r);
+    /* with a harness, post-processed: the program's own main guard is cut */
+    ASSERT_INT_EQ(parse("{\"language\":\"python\",\"extract\":true,\"harness\":\"assert f()\","
+                        "\"code\":\"```py\\ndef f():\\n    return 1\\nif __name__ == "
+                        "\\\"__main__\\\":\\n    f()\\n```\"}",
+                        REQUEST_JUDGE, &r, &e),
+                  0);
+    ASSERT_TRUE(strstr(r->code, "def f()") && !strstr(r->code, "__main__"));
+    judge_request_free(r);
+    /* false (or absent) keeps the code as sent */
+    ASSERT_INT_EQ(parse("{\"language\":\"python\",\"extract\":false,\"tests\":[{\"expected\":"
+                        "\"1\"}],\"code\":\"```python\\nprint(1)\\n```\"}",
+                        REQUEST_JUDGE, &r, &e),
+                  0);
+    ASSERT_TRUE(strncmp(r->code, "```", 3) == 0);
+    judge_request_free(r);
+    ASSERT_INT_EQ(parse("{\"language\":\"python\",\"extract\":\"yes\",\"tests\":[{\"expected\":"
+                        "\"1\"}],\"code\":\"\"}",
+                        REQUEST_JUDGE, &r, &e),
+                  -EINVAL);
+    ASSERT_STR_EQ(e.loc[0], "extract");
+}
+
 int main(int argc, char **argv)
 {
     char err[ERR_LEN];
@@ -273,6 +394,8 @@ int main(int argc, char **argv)
     TEST_RUN(test_join_repeated);
     TEST_RUN(test_grader_fields);
     TEST_RUN(test_verdict_names);
+    TEST_RUN(test_checker_files);
+    TEST_RUN(test_extract);
     lang_set_free(langs);
     return TEST_EXIT();
 }

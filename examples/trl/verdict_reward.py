@@ -1,0 +1,159 @@
+"""A TRL GRPO reward function backed by verdict's /v1/judge/batch (standard library only).
+
+    from verdict_reward import verdict_reward
+    trainer = GRPOTrainer(model=..., reward_funcs=[verdict_reward], train_dataset=ds, ...)
+
+TRL calls a reward function with the batch's completions and, as keyword arguments, the
+prompts and every other column of the dataset, one value per completion. This one reads:
+
+    tests        a list of {"stdin": ..., "expected": ...} per row (or a JSON string of it), or
+    harness      test code per row (Python: asserts against the program; see docs/api.md),
+    entry_point  (optional, with harness) the function the tests call,
+    language     (optional) the row's language; else the `language` argument (python).
+
+Each completion (a string, or a chat-style list of {"role", "content"} messages: the last
+assistant message is taken) becomes one item of ONE /v1/judge/batch request with
+"extract": true, so verdict takes the code out of the completion's fenced block itself.
+The answer is NDJSON, one line per item in completion order; each line names its item's id,
+so the rewards come back in the completions' order. An item that failed (invalid, busy, a
+sandbox error) or whose line never came gets 0.0 and a log line.
+
+The server is VERDICT_URL (default http://127.0.0.1:8080) unless `url` is given.
+"""
+import http.client
+import json
+import logging
+import os
+import time
+import urllib.error
+import urllib.request
+
+log = logging.getLogger("verdict_reward")
+
+DEFAULT_URL = "http://127.0.0.1:8080"
+MAX_BATCH = 4096  # items in one /v1/judge/batch request (docs/api.md)
+
+
+def completion_text(completion):
+    """The text of a completion: a string as it is; of a chat-style list of messages, the last
+    assistant message's content (content may be a string or a list of {"type": "text",
+    "text"} parts)."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, dict):
+        completion = [completion]
+    messages = [m for m in completion or [] if isinstance(m, dict)]
+    chosen = [m for m in messages if m.get("role") == "assistant"] or messages
+    if not chosen:
+        return ""
+    content = chosen[-1].get("content", "")
+    if isinstance(content, list):
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return content if isinstance(content, str) else ""
+
+
+def _column(columns, name, i):
+    values = columns.get(name)
+    if values is None or i >= len(values):
+        return None
+    return values[i]
+
+
+def build_items(completions, columns, language="python", limits=None):
+    """One /v1/judge body per completion, with id = its index; columns: TRL's keyword
+    arguments (the dataset's columns)."""
+    items = []
+    for i, completion in enumerate(completions):
+        item = {"id": i, "language": _column(columns, "language", i) or language,
+                "code": completion_text(completion), "extract": True}
+        harness = _column(columns, "harness", i)
+        tests = _column(columns, "tests", i)
+        if harness:
+            item["harness"] = harness
+            entry = _column(columns, "entry_point", i)
+            if entry:
+                item["entry_point"] = entry
+        else:
+            if isinstance(tests, str):
+                tests = json.loads(tests)
+            item["tests"] = tests or []
+        if limits:
+            item["limits"] = limits
+        items.append(item)
+    return items
+
+
+def _post_batch(url, items, timeout, retries, client, lines):
+    """Appends the batch's NDJSON lines, as dicts, to lines as they come (those read before a
+    failure stay). Retries a 503 (the server's queue is full) after its Retry-After, and a
+    refused connection, up to `retries` more times."""
+    body = json.dumps({"items": items}).encode()
+    headers = {"Content-Type": "application/json", "X-Verdict-Client": client}
+    for attempt in range(retries + 1):
+        req = urllib.request.Request(url.rstrip("/") + "/v1/judge/batch", data=body,
+                                     headers=headers, method="POST")
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as resp:
+                for raw in resp:  # one result per line, as each item finishes
+                    raw = raw.strip()
+                    if raw:
+                        lines.append(json.loads(raw))
+                return
+        except urllib.error.HTTPError as e:
+            if e.code != 503 or attempt == retries:
+                raise
+            wait = float(e.headers.get("Retry-After") or 1)
+        except urllib.error.URLError as e:
+            if attempt == retries or not isinstance(e.reason, ConnectionRefusedError):
+                raise
+            wait = 1.0
+        log.warning("verdict busy or unreachable; retrying in %.0f s", wait)
+        time.sleep(wait)
+
+
+def make_verdict_reward(url=None, language="python", timeout=300.0, retries=2, limits=None,
+                        client="trl"):
+    """A reward function for TRL with its settings bound. timeout: seconds the HTTP client
+    waits for each read of the answer (the whole batch streams, so it bounds the gap between
+    two finished items); limits: verdict's per-test limits ({"time_ms", "memory_mb"}, ...)."""
+
+    def verdict_reward(completions, **kwargs):
+        server = url or os.environ.get("VERDICT_URL") or DEFAULT_URL
+        if not completions:
+            return []
+        items = build_items(completions, kwargs, language=language, limits=limits)
+        rewards = [0.0] * len(items)
+        lines = []
+        for start in range(0, len(items), MAX_BATCH):  # one request unless past MAX_BATCH
+            chunk = items[start:start + MAX_BATCH]
+            try:
+                _post_batch(server, chunk, timeout, retries, client, lines)
+            except (OSError, ValueError, http.client.HTTPException) as e:
+                # urllib's errors are OSErrors, bad JSON a ValueError, a cut stream HTTP's
+                log.error("verdict batch of %d failed: %s: the items it did not answer get "
+                          "0.0", len(chunk), e)
+        seen = set()
+        for line in lines:
+            i = line.get("id")
+            if not isinstance(i, int) or not 0 <= i < len(items):
+                log.error("verdict answered an unknown item id %r", i)
+                continue
+            seen.add(i)
+            if "error" in line:
+                log.error("completion %d not judged: %s", i, line["error"])
+                continue
+            result = line.get("result") or {}
+            if result.get("status") == "SE":
+                log.error("completion %d: sandbox error: %s", i, result.get("message"))
+                continue
+            rewards[i] = float(result.get("reward") or 0.0)
+        missing = [i for i in range(len(items)) if i not in seen]
+        if missing:
+            log.error("completions %s: no result in verdict's answer: reward 0.0", missing)
+        return rewards
+
+    verdict_reward.__name__ = "verdict_reward"  # TRL logs each reward under its name
+    return verdict_reward
+
+
+verdict_reward = make_verdict_reward()
