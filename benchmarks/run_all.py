@@ -285,7 +285,10 @@ def sec_http(a, work):
             if r.get("errors"):
                 note += f", {r['errors']} errors"
             if is_c and r.get("server_cpu_ms_per_request") is not None:
-                note += f", server+cells CPU {r['server_cpu_ms_per_request']} ms/request"
+                note += (f"; CPU ms/request: server {r['server_cpu_ms_per_request']}, cells "
+                         f"with their jobs {r.get('cells_cpu_ms_per_request')}, whole machine "
+                         f"{r.get('machine_cpu_ms_per_request')} (a plain spawn "
+                         f"{best.get('cpu_ms_per_spawn')})")
             row("http", f"{name} at concurrency {c}",
                 f"posix_spawn, {best.get('conns')} at once" if is_c else "-",
                 round(floor, 1) if is_c and floor else None, round(r.get("rps", 0), 1),
