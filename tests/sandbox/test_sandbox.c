@@ -530,28 +530,16 @@ static void test_flock_between_cells(void)
  * jobs join the line one at a time (each once the pool has counted the one before it in line),
  * and each prints when it started. The first cell serves them all, in order, before the
  * second comes free. */
-struct in_line {
-    struct outcome o;
-    const char *script;
-};
-
-static void *in_line_main(void *arg)
-{
-    struct in_line *l = arg;
-    sh(l->script, (struct job_limits){.wall_ms = 20000}, &l->o);
-    return NULL;
-}
-
 static void test_waiters_served_in_order(void)
 {
     enum { WAITERS = 5 };
-    struct in_line hold[CELLS], line[WAITERS];
+    struct locker hold[CELLS], line[WAITERS]; /* sh with a 10 s wall limit */
     pthread_t th[CELLS + WAITERS];
     memset(hold, 0, sizeof(hold));
     memset(line, 0, sizeof(line));
     for (int i = 0; i < CELLS; i++) {
         hold[i].script = i == 0 ? "sleep 1" : "sleep 4";
-        ASSERT_INT_EQ(pthread_create(&th[i], NULL, in_line_main, &hold[i]), 0);
+        ASSERT_INT_EQ(pthread_create(&th[i], NULL, locker_main, &hold[i]), 0);
     }
     struct pool_stats st;
     for (int tries = 0; tries < 1000; tries++, usleep(2000)) /* both cells taken */
@@ -561,7 +549,7 @@ static void test_waiters_served_in_order(void)
     unsigned waited = st.waited;
     for (int k = 0; k < WAITERS; k++) {
         line[k].script = "date +%s%N; sleep 0.1";
-        ASSERT_INT_EQ(pthread_create(&th[CELLS + k], NULL, in_line_main, &line[k]), 0);
+        ASSERT_INT_EQ(pthread_create(&th[CELLS + k], NULL, locker_main, &line[k]), 0);
         for (int tries = 0; tries < 2500; tries++, usleep(2000)) /* it joined the line */
             if (pool_get_stats(pool, &st), st.waited == waited + (unsigned)k + 1)
                 break;
