@@ -125,11 +125,14 @@ class Server:
 
 def loadgen(binary, *args):
     out = subprocess.run([binary, *map(str, args)], capture_output=True, text=True, timeout=600)
-    line = out.stdout.strip().splitlines()[-1] if out.stdout.strip() else "{}"
+    line = out.stdout.strip().splitlines()[-1] if out.stdout.strip() else ""
     try:
         return json.loads(line)
-    except json.JSONDecodeError:
-        return {"error": out.stderr.strip()[:200]}
+    except json.JSONDecodeError:  # the figure is broken: say which and why
+        args = [str(a) for a in args]
+        label = args[args.index("--label") + 1] if "--label" in args else " ".join(args[:2])
+        return {"label": label, "errors": 1,
+                "error": f"loadgen exited {out.returncode}: {out.stderr.strip()[-300:]}"}
 
 
 def self_cpu():
@@ -252,7 +255,8 @@ def main():
         list(doc.get("judge", {}).values())
     broken = [f.get("label") for f in figures if not f.get("requests") or f.get("errors")]
     if broken or len(figures) < 3:
-        print(f"http_path: no answer, or a wrong one, in {broken}", file=sys.stderr)
+        why = [f.get("error") for f in figures if f.get("error")]
+        print(f"http_path: no answer, or a wrong one, in {broken} {why}", file=sys.stderr)
         sys.exit(1)
 
 

@@ -486,7 +486,10 @@ int main(int argc, char **argv)
         ws[t].conns = conns + next;
         ws[t].n = share;
         next += share;
-        pthread_create(&ws[t].th, NULL, http ? http_worker : spawn_worker, &ws[t]);
+        if (pthread_create(&ws[t].th, NULL, http ? http_worker : spawn_worker, &ws[t]) != 0) {
+            fprintf(stderr, "loadgen: cannot start thread %d of %d\n", t, nthreads);
+            return 1;
+        }
     }
     size_t total = 0;
     long errors = 0;
@@ -498,9 +501,12 @@ int main(int argc, char **argv)
     /* The rate is over the counted part: from the first counted answer to the end. */
     double t_end = now_s(), secs = t_end - (t_first > 0 ? t_first : t_start);
     double *all = malloc((total + 1) * sizeof(*all));
+    if (!all)
+        return 1;
     size_t k = 0;
     for (int t = 0; t < nthreads; t++) {
-        memcpy(all + k, ws[t].lat.v, ws[t].lat.n * sizeof(*all));
+        if (ws[t].lat.n) /* a thread may have counted nothing (v NULL): 64 spawners, loaded */
+            memcpy(all + k, ws[t].lat.v, ws[t].lat.n * sizeof(*all));
         k += ws[t].lat.n;
         free(ws[t].lat.v);
     }

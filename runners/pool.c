@@ -273,13 +273,31 @@ static void unlink_waiter(struct pool *p, struct waiter *w)
         }
 }
 
-/* A dormant CPU slot that may be started now, or NULL. */
+/* A dormant CPU slot, or NULL. */
 static struct slot *dormant_slot(struct pool *p)
 {
-    for (int i = p->warm; i < p->max && now_ns() >= p->no_growth_until; i++)
+    for (int i = p->warm; i < p->max; i++)
         if (!p->slots[i].started && !p->slots[i].busy)
             return &p->slots[i];
     return NULL;
+}
+
+/* A free started cell of the kind, or NULL. */
+static struct slot *free_cell(struct pool *p, bool gpu)
+{
+    for (int i = 0; i < p->n; i++)
+        if (p->slots[i].started && !p->slots[i].busy && p->slots[i].cfg.gpu_cell == gpu)
+            return &p->slots[i];
+    return NULL;
+}
+
+/* Whether w is the first waiter of its kind. */
+static bool first_in_line(const struct pool *p, const struct waiter *w)
+{
+    for (const struct waiter *o = p->head; o; o = o->next)
+        if (o->gpu == w->gpu)
+            return o == w;
+    return false;
 }
 
 /* A free cell of the kind asked for (a GPU cell or an ordinary one), or, when grow_at says
@@ -288,14 +306,11 @@ static struct slot *dormant_slot(struct pool *p)
 static struct slot *acquire(struct pool *p, bool gpu, bool *start)
 {
     pthread_mutex_lock(&p->lock);
-    struct slot *s = NULL;
     *start = false;
     bool queued = false;
     for (struct waiter *o = p->head; o && !queued; o = o->next)
         queued = o->gpu == gpu;
-    for (int i = 0; i < p->n && !s && !queued; i++)
-        if (p->slots[i].started && !p->slots[i].busy && p->slots[i].cfg.gpu_cell == gpu)
-            s = &p->slots[i];
+    struct slot *s = queued ? NULL : free_cell(p, gpu);
     if (s) {
         s->busy = true;
         pthread_mutex_unlock(&p->lock);
@@ -311,13 +326,18 @@ static struct slot *acquire(struct pool *p, bool gpu, bool *start)
     p->tail = &w;
     long long since = now_ns();
     while (!w.got) {
-        struct slot *d = gpu ? NULL : dormant_slot(p);
+        /* Cells are handed over on release; one free with nobody handed it (none so far) is
+         * taken by the first in line all the same. */
+        struct slot *f = first_in_line(p, &w) ? free_cell(p, gpu) : NULL;
+        struct slot *d = gpu || f ? NULL : dormant_slot(p);
         long long at = grow_at(p, since);
-        if (d && now_ns() >= at) {
+        if (d && at < p->no_growth_until) /* growth paused after a failed start */
+            at = p->no_growth_until;
+        if (f || (d && now_ns() >= at)) {
             unlink_waiter(p, &w);
-            d->busy = true;
-            *start = true;
-            w.got = d;
+            (f ? f : d)->busy = true;
+            *start = !f;
+            w.got = f ? f : d;
         } else if (d) {
             struct timespec until = {.tv_sec = at / 1000000000LL, .tv_nsec = at % 1000000000LL};
             pthread_cond_timedwait(&w.cv, &p->lock, &until);
