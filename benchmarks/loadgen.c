@@ -9,7 +9,8 @@
  *
  * http: N connections, each with one request in flight (the next is sent when the answer has
  * been read whole: Content-Length or chunked), spread over T threads with an epoll each. It
- * stops after M answers or S seconds, whichever comes first; the first W answers of each
+ * stops sending after M answers or S seconds, whichever comes first, and waits up to 60 s
+ * more for the answers still in flight, which count; the first W answers of each
  * connection are not counted (connection set-up, caches). An answer that is not 2xx, or does
  * not contain --expect, counts as an error. A connection the server closes is reopened.
  * spawn: N threads each posix_spawn the program (no arguments, stdio on /dev/null) and wait
@@ -44,6 +45,7 @@
 #define MAX_CONNS   4096
 #define MAX_THREADS 64
 #define RBUF        (1 << 16)
+#define DRAIN_S     60.0 /* seconds past the deadline the answers in flight are waited for */
 
 extern char **environ;
 
@@ -99,12 +101,13 @@ static void lat_add(struct lat *l, double d)
     l->v[l->n++] = d;
 }
 
-/* Counts one answer toward the bound; false once the bound is reached. */
+/* Counts one answer toward the bound (past the deadline too: the answers in flight then
+ * count); false once M were counted. */
 static bool count_one(void)
 {
-    if (atomic_load(&stopping))
-        return false;
     long i = atomic_fetch_add(&counted, 1);
+    if (i >= o.requests)
+        return false;
     double t = now_s();
     if (i == 0)
         t_first = t; /* one thread only: the one that counted first */
@@ -256,6 +259,15 @@ struct worker {
     struct lat lat;
 };
 
+/* Whether one of w's connections has sent a request not yet answered. */
+static bool in_flight(const struct worker *w)
+{
+    for (int i = 0; i < w->n; i++)
+        if (w->conns[i].fd >= 0 && w->conns[i].sent > 0)
+            return true;
+    return false;
+}
+
 static void *http_worker(void *arg)
 {
     struct worker *w = arg;
@@ -267,7 +279,10 @@ static void *http_worker(void *arg)
             conn_reopen(&w->conns[i], ep);
     }
     struct epoll_event evs[256];
-    while (!atomic_load(&stopping)) {
+    /* Past the deadline no request is sent, and the ones in flight are waited for (up to
+     * DRAIN_S): a figure whose requests each take longer than --seconds (a batch on a loaded
+     * machine) still counts the answers it was sent. */
+    while (!atomic_load(&stopping) || (in_flight(w) && now_s() < t_deadline + DRAIN_S)) {
         int n = epoll_wait(ep, evs, 256, 100);
         if (now_s() >= t_deadline)
             atomic_store(&stopping, true);
@@ -498,8 +513,10 @@ int main(int argc, char **argv)
         total += ws[t].lat.n;
         errors += ws[t].lat.errors;
     }
-    /* The rate is over the counted part: from the first counted answer to the end. */
-    double t_end = now_s(), secs = t_end - (t_first > 0 ? t_first : t_start);
+    /* The rate is over the counted part: from the first counted answer to the end; from the
+     * start when no answer came before the deadline (each took longer than --seconds). */
+    double t_end = now_s();
+    double secs = t_end - (t_first > 0 && t_first < t_deadline ? t_first : t_start);
     double *all = malloc((total + 1) * sizeof(*all));
     if (!all)
         return 1;
