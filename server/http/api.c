@@ -171,7 +171,9 @@ static void healthz(struct api *a, struct http_exchange *x)
     sched_get_stats(a->cfg.sched, &st);
     cache_get_stats(a->cfg.cache, &cs);
     struct json *d = json_object();
-    json_set_str(d, "status", "ok");
+    /* Stopping: 503, so that a readiness probe or a balancer's health check takes this
+     * replica out while it finishes what it holds. */
+    json_set_str(d, "status", st.stopping ? "stopping" : "ok");
     json_set_num(d, "cells", a->cfg.cells);
     json_set_num(d, "gpu_cells", a->cfg.gpus);
     json_set_num(d, "cells_replaced", pool_replaced(a->cfg.pool));
@@ -195,7 +197,7 @@ static void healthz(struct api *a, struct http_exchange *x)
     json_set_num(d, "uptime_s", (double)(time(NULL) - a->started));
     json_set(d, "store", api_store_health(a, true));
     json_set(d, "routes", route_list());
-    api_reply_json(a, x, 200, d);
+    api_reply_json(a, x, st.stopping ? 503 : 200, d);
 }
 
 static void languages(struct api *a, struct http_exchange *x)

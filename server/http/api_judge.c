@@ -287,13 +287,15 @@ static void batch_submit(struct batch *b, struct batch_job **jobs, int njobs)
         pthread_mutex_lock(&b->lock);
         b->remaining++;
         pthread_mutex_unlock(&b->lock);
-        if (api_queue(b->api, b->x, jobs[k]->req->lang->needs_gpu ? SCHED_GPU : SCHED_CPU,
-                      (unsigned)njobs, 0, batch_work, NULL, jobs[k]) == 0)
+        int rc = api_queue(b->api, b->x, jobs[k]->req->lang->needs_gpu ? SCHED_GPU : SCHED_CPU,
+                           (unsigned)njobs, 0, batch_work, NULL, jobs[k]);
+        if (rc == 0)
             continue;
         struct request_error e;
         request_fail(&e, "busy",
-                     "server busy: the queue, this client's share of it or the request bytes it "
-                     "may hold are full; retry this item",
+                     rc == -EBUSY ? "server busy: the queue, this client's share of it or the "
+                                    "request bytes it may hold are full; retry this item"
+                                  : "server shutting down; retry this item",
                      NULL, NULL, NULL);
         for (int i = 0; i < jobs[k]->nids; i++)
             batch_error(b, jobs[k]->ids[i], &e);
@@ -313,6 +315,15 @@ void api_judge_batch(struct api *a, struct http_exchange *x)
         json_free(body);
         api_reply_422(a, x, "list_type", "items", NULL,
                       "items must be a list of 1 to 4096 programs");
+        return;
+    }
+    /* A stopping server answers the whole batch 503 before its stream begins, so that a
+     * balancer can send it to another replica (once streaming, only the client can). */
+    struct sched_stats st;
+    sched_get_stats(a->cfg.sched, &st);
+    if (st.stopping) {
+        json_free(body);
+        api_reply_busy(a, x, -ESHUTDOWN);
         return;
     }
     struct batch *b = calloc(1, sizeof(*b));

@@ -25,7 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "runners/buf.h"
 
@@ -35,6 +37,7 @@ struct http_server {
     void *ctx;
     size_t max_body;
     int port;
+    int quiesced_fd; /* the listening socket once quiesced (ours to close after the stop); -1 */
 };
 
 enum state { READING, HANDLED, SUSPENDED, REPLIED };
@@ -369,6 +372,7 @@ int http_start(const struct http_config *cfg, http_handler h, void *ctx, struct 
         return err_set(err, -ENOMEM, "out of memory");
     s->handler = h;
     s->ctx = ctx;
+    s->quiesced_fd = -1;
     s->max_body = cfg->max_body;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME;
     s->mhd = MHD_start_daemon(flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
@@ -392,10 +396,20 @@ int http_port(const struct http_server *s)
     return s->port;
 }
 
+/* MHD stops accepting but leaves the socket listening: the kernel would still complete new
+ * connections into its backlog, where they would wait unanswered until the process exits. A
+ * shutdown takes it out of the listening state, so a new connection is refused at once (a
+ * balancer sends it to another replica) and those waiting in the backlog are reset. MHD's
+ * threads may still hold the descriptor: it is closed only after MHD_stop_daemon. */
 void http_quiesce(struct http_server *s)
 {
-    if (s && s->mhd)
-        MHD_quiesce_daemon(s->mhd);
+    if (!s || !s->mhd || s->quiesced_fd >= 0)
+        return;
+    MHD_socket fd = MHD_quiesce_daemon(s->mhd);
+    if (fd == MHD_INVALID_SOCKET)
+        return;
+    shutdown(fd, SHUT_RDWR);
+    s->quiesced_fd = fd;
 }
 
 void http_stop(struct http_server *s)
@@ -403,5 +417,7 @@ void http_stop(struct http_server *s)
     if (!s)
         return;
     MHD_stop_daemon(s->mhd);
+    if (s->quiesced_fd >= 0)
+        close(s->quiesced_fd);
     free(s);
 }

@@ -434,7 +434,8 @@ void sched_get_stats(struct sched *s, struct sched_stats *st)
                                .refused_full = s->refused_full,
                                .refused_share = s->refused_share,
                                .refused_bytes = s->refused_bytes,
-                               .expired = s->expired};
+                               .expired = s->expired,
+                               .stopping = s->stopping};
     pthread_mutex_unlock(&s->lock);
 }
 

@@ -29,6 +29,7 @@
 #ifndef VERDICT_SCHEDULER_H
 #define VERDICT_SCHEDULER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "runners/err.h"
@@ -82,6 +83,7 @@ struct sched_stats {
     uint64_t max_bytes;                                  /* 0: no bound */
     uint64_t refused_full, refused_share, refused_bytes; /* -EBUSY answers, by reason */
     uint64_t expired;                                    /* items that expired queued */
+    bool stopping; /* refusing new work (sched_free has begun): -ESHUTDOWN */
 };
 
 /* Starts the workers. Returns 0 with *out, or -EINVAL / -ENOMEM / a thread error with the
