@@ -15,8 +15,11 @@ Each completion (a string, or a chat-style list of {"role", "content"} messages:
 assistant message is taken) becomes one item of ONE /v1/judge/batch request with
 "extract": true, so verdict takes the code out of the completion's fenced block itself.
 The answer is NDJSON, one line per item in completion order; each line names its item's id,
-so the rewards come back in the completions' order. An item that failed (invalid, busy, a
-sandbox error) or whose line never came gets 0.0 and a log line.
+so the rewards come back in the completions' order. Items whose line never came (the stream
+was cut: a replica behind a balancer stopped or died mid-batch) or came back "busy" (the
+server's queue was full, or it was stopping) are sent again, up to `retries` more rounds, so
+that a stopped replica costs a resend and not a reward. An item that still failed (invalid,
+busy, a sandbox error, no line) gets 0.0 and a log line.
 
 The server is VERDICT_URL (default http://127.0.0.1:8080) unless `url` is given.
 """
@@ -85,8 +88,8 @@ def build_items(completions, columns, language="python", limits=None):
 
 def _post_batch(url, items, timeout, retries, client, lines):
     """Appends the batch's NDJSON lines, as dicts, to lines as they come (those read before a
-    failure stay). Retries a 503 (the server's queue is full) after its Retry-After, and a
-    refused connection, up to `retries` more times."""
+    failure stay). Retries a 503 (the queue is full, or the server stopping) after its
+    Retry-After, and a refused connection, up to `retries` more times."""
     body = json.dumps({"items": items}).encode()
     headers = {"Content-Type": "application/json", "X-Verdict-Client": client}
     for attempt in range(retries + 1):
@@ -111,11 +114,47 @@ def _post_batch(url, items, timeout, retries, client, lines):
         time.sleep(wait)
 
 
+def _judge(server, items, timeout, retries, client):
+    """{item id: its NDJSON line} for the items answered. Each round sends the items with no
+    line yet (at most MAX_BATCH a request); a "busy" line counts as none, and is kept only if
+    the last round also ends busy."""
+    answered, busy = {}, {}
+    pending = list(range(len(items)))
+    for rnd in range(retries + 1):
+        for start in range(0, len(pending), MAX_BATCH):  # one request unless past MAX_BATCH
+            chunk = [items[i] for i in pending[start:start + MAX_BATCH]]
+            lines = []
+            try:
+                _post_batch(server, chunk, timeout, retries, client, lines)
+            except (OSError, ValueError, http.client.HTTPException) as e:
+                # urllib's errors are OSErrors, bad JSON a ValueError, a cut stream HTTP's
+                log.error("verdict batch of %d failed after %d lines: %s", len(chunk),
+                          len(lines), e)
+            for line in lines:
+                i = line.get("id")
+                if not isinstance(i, int) or not 0 <= i < len(items):
+                    log.error("verdict answered an unknown item id %r", i)
+                elif (line.get("error") or {}).get("type") == "busy":
+                    busy[i] = line
+                else:
+                    answered[i] = line
+                    busy.pop(i, None)
+        pending = [i for i in range(len(items)) if i not in answered]
+        if not pending or rnd == retries:
+            break
+        log.warning("%d completions not judged yet (busy, or the stream was cut); sending "
+                    "them again", len(pending))
+        time.sleep(1)
+    return {**busy, **answered}
+
+
 def make_verdict_reward(url=None, language="python", timeout=300.0, retries=2, limits=None,
                         client="trl"):
     """A reward function for TRL with its settings bound. timeout: seconds the HTTP client
     waits for each read of the answer (the whole batch streams, so it bounds the gap between
-    two finished items); limits: verdict's per-test limits ({"time_ms", "memory_mb"}, ...)."""
+    two finished items); retries: how many more times a refused or busy request, and the
+    items a cut stream left unanswered, are sent; limits: verdict's per-test limits
+    ({"time_ms", "memory_mb"}, ...)."""
 
     def verdict_reward(completions, **kwargs):
         server = url or os.environ.get("VERDICT_URL") or DEFAULT_URL
@@ -123,22 +162,8 @@ def make_verdict_reward(url=None, language="python", timeout=300.0, retries=2, l
             return []
         items = build_items(completions, kwargs, language=language, limits=limits)
         rewards = [0.0] * len(items)
-        lines = []
-        for start in range(0, len(items), MAX_BATCH):  # one request unless past MAX_BATCH
-            chunk = items[start:start + MAX_BATCH]
-            try:
-                _post_batch(server, chunk, timeout, retries, client, lines)
-            except (OSError, ValueError, http.client.HTTPException) as e:
-                # urllib's errors are OSErrors, bad JSON a ValueError, a cut stream HTTP's
-                log.error("verdict batch of %d failed: %s: the items it did not answer get "
-                          "0.0", len(chunk), e)
-        seen = set()
-        for line in lines:
-            i = line.get("id")
-            if not isinstance(i, int) or not 0 <= i < len(items):
-                log.error("verdict answered an unknown item id %r", i)
-                continue
-            seen.add(i)
+        lines = _judge(server, items, timeout, retries, client)
+        for i, line in sorted(lines.items()):
             if "error" in line:
                 log.error("completion %d not judged: %s", i, line["error"])
                 continue
@@ -147,7 +172,7 @@ def make_verdict_reward(url=None, language="python", timeout=300.0, retries=2, l
                 log.error("completion %d: sandbox error: %s", i, result.get("message"))
                 continue
             rewards[i] = float(result.get("reward") or 0.0)
-        missing = [i for i in range(len(items)) if i not in seen]
+        missing = [i for i in range(len(items)) if i not in lines]
         if missing:
             log.error("completions %s: no result in verdict's answer: reward 0.0", missing)
         return rewards
