@@ -30,6 +30,11 @@ packages=(
     scala kotlin mono-mcs mono-runtime junit5
     # the API tests: a real client against the real server
     python3-pytest python3-requests
+    # the deployment tests (tests/deploy): Debian's nginx as the balancer in front of replicas
+    # (nginx: the server with its proxy and upstream modules built in, 0.6 MB with
+    # nginx-common; Debian 12's nginx-light only adds the echo module to it) and PyYAML for
+    # docker/compose.yaml (0.1 MB). The tests start nginx themselves, on loopback.
+    nginx python3-yaml
     # the dashboard's browser test (tests/browser): headless Chromium driven by Selenium through
     # chromedriver (about 124 MB of downloads with their dependencies: chromium 81 MB,
     # chromium-common 32 MB, chromium-driver 9 MB, python3-selenium 0.1 MB)
@@ -96,4 +101,10 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 "${as_root[@]}" apt-get update -q </dev/null
 "${as_root[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
+# nginx installed here is a test tool: the service the package starts (Debian's default site,
+# every address, port 80) is stopped and disabled again. An nginx installed before is left
+# as it is.
+if [[ " ${missing[*]} " == *" nginx "* ]] && [ -d /run/systemd/system ]; then
+    "${as_root[@]}" systemctl disable --now nginx.service || true
+fi
 rust_deps
