@@ -291,13 +291,13 @@ static struct slot *free_cell(struct pool *p, bool gpu)
     return NULL;
 }
 
-/* Whether w is the first waiter of its kind. */
-static bool first_in_line(const struct pool *p, const struct waiter *w)
+/* The first job waiting for a cell of this kind (a GPU cell or an ordinary one); NULL: none. */
+static struct waiter *first_waiter(const struct pool *p, bool gpu)
 {
-    for (const struct waiter *o = p->head; o; o = o->next)
-        if (o->gpu == w->gpu)
-            return o == w;
-    return false;
+    struct waiter *w = p->head;
+    while (w && w->gpu != gpu)
+        w = w->next;
+    return w;
 }
 
 /* A free cell of the kind asked for (a GPU cell or an ordinary one), or, when grow_at says
@@ -307,10 +307,7 @@ static struct slot *acquire(struct pool *p, bool gpu, bool *start)
 {
     pthread_mutex_lock(&p->lock);
     *start = false;
-    bool queued = false;
-    for (struct waiter *o = p->head; o && !queued; o = o->next)
-        queued = o->gpu == gpu;
-    struct slot *s = queued ? NULL : free_cell(p, gpu);
+    struct slot *s = first_waiter(p, gpu) ? NULL : free_cell(p, gpu);
     if (s) {
         s->busy = true;
         pthread_mutex_unlock(&p->lock);
@@ -328,7 +325,7 @@ static struct slot *acquire(struct pool *p, bool gpu, bool *start)
     while (!w.got) {
         /* Cells are handed over on release; one free with nobody handed it (none so far) is
          * taken by the first in line all the same. */
-        struct slot *f = first_in_line(p, &w) ? free_cell(p, gpu) : NULL;
+        struct slot *f = first_waiter(p, gpu) == &w ? free_cell(p, gpu) : NULL;
         struct slot *d = gpu || f ? NULL : dormant_slot(p);
         long long at = grow_at(p, since);
         if (d && at < p->no_growth_until) /* growth paused after a failed start */
@@ -355,9 +352,7 @@ static void release(struct pool *p, struct slot *s)
 {
     pthread_mutex_lock(&p->lock);
     s->idle_since = p->released_ns = now_ns();
-    struct waiter *w = p->head;
-    while (w && w->gpu != s->cfg.gpu_cell)
-        w = w->next;
+    struct waiter *w = first_waiter(p, s->cfg.gpu_cell);
     if (w) {
         unlink_waiter(p, w);
         w->got = s;
