@@ -3,7 +3,7 @@
 
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps release asan serve test test-cgroup-v2 format clean
+.PHONY: all deps release asan serve test test-cgroup-v2 test-container format clean
 
 all: release
 
@@ -41,6 +41,13 @@ test: asan release
 # (V2_TESTS='-R sandbox').
 test-cgroup-v2: deps
 	bash scripts/vm/test-v2.sh $(V2_TESTS)
+
+# verdict's container image (docker/) built with podman from Debian's packages and tested for
+# real (tests/container/run.sh: installs podman, runc and mmdebstrap where missing); the base
+# image is cached in /var/cache/verdict-container, nothing else is left behind. Figures in
+# build/container/figures.json.
+test-container: release
+	VERDICT_CONTAINER_TEST=1 ctest --preset release -L container --output-on-failure
 
 format:
 	clang-format -i $$(find server runners tests benchmarks languages -name '*.[ch]' -not -path '*/sandbox/languages/*' 2>/dev/null) \
