@@ -14,6 +14,7 @@
 #include "runners/pool.h"
 
 #include <errno.h>
+#include <linux/capability.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 
 #include "runners/cell.h"
 #include "runners/cgroup.h"
+#include "runners/file.h"
 #include "runners/uidlock.h"
 
 #define DEFAULT_IDLE_MS 30000
@@ -192,12 +194,60 @@ static int check_config(const struct pool_config *cfg, int max, char err[ERR_LEN
     return 0;
 }
 
+/* The capabilities a cell's recipe uses (docker/README.md says for what). Without one a step
+ * would fail later: a cell's set-up, every job as SE, or, for CAP_KILL, a job of another uid
+ * that cannot be stopped, whose request would never be answered. A container or a service
+ * started with fewer is refused at once, naming what it lacks. */
+static const struct {
+    int bit;
+    const char *name;
+} needed_caps[] = {
+    {CAP_SYS_ADMIN, "SYS_ADMIN"}, {CAP_NET_ADMIN, "NET_ADMIN"}, {CAP_MKNOD, "MKNOD"},
+    {CAP_SETUID, "SETUID"},       {CAP_SETGID, "SETGID"},       {CAP_SETPCAP, "SETPCAP"},
+    {CAP_KILL, "KILL"},           {CAP_CHOWN, "CHOWN"},         {CAP_DAC_OVERRIDE, "DAC_OVERRIDE"}};
+
+int pool_missing_caps(const char *proc_status, char *names, size_t cap)
+{
+    const char *p = strstr(proc_status, "CapEff:");
+    unsigned long long eff = 0;
+    if (!p || sscanf(p + 7, " %llx", &eff) != 1)
+        eff = 0;
+    int missing = 0;
+    size_t len = 0;
+    if (cap)
+        names[0] = '\0';
+    for (size_t i = 0; i < sizeof(needed_caps) / sizeof(needed_caps[0]); i++) {
+        if ((eff >> needed_caps[i].bit) & 1)
+            continue;
+        missing++;
+        if (len < cap) {
+            int n =
+                snprintf(names + len, cap - len, "%sCAP_%s", len ? ", " : "", needed_caps[i].name);
+            len += n > 0 ? (size_t)n : 0;
+        }
+    }
+    return missing;
+}
+
+static int check_caps(char err[ERR_LEN])
+{
+    char status[4096] = "", names[256];
+    if (file_read("/proc/self/status", status, sizeof(status)) < 0)
+        return err_set(err, -errno, "cannot read /proc/self/status: %m");
+    if (pool_missing_caps(status, names, sizeof(names)) > 0)
+        return err_set(err, -EPERM,
+                       "the sandbox needs capabilities this process lacks: %s (run as root "
+                       "with them; in a container, docker/README.md lists the set)",
+                       names);
+    return 0;
+}
+
 int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN])
 {
     *out = NULL;
     int max = cfg->max_cells ? cfg->max_cells : cfg->cells;
     int rc = check_config(cfg, max, err);
-    if (rc < 0)
+    if (rc < 0 || (rc = check_caps(err)) < 0)
         return rc;
     struct cg_host host;
     if ((rc = cg_detect(&host, err)) < 0)

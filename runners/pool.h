@@ -44,7 +44,14 @@ struct pool_config {
 
 struct pool;
 
-/* Returns 0 with *out, or a negative errno with the reason in err (no usable cgroups, a cell
+/* How many of the capabilities cells need (SYS_ADMIN, NET_ADMIN, MKNOD, SETUID, SETGID,
+ * SETPCAP, KILL, CHOWN, DAC_OVERRIDE) the CapEff line of proc_status (/proc/self/status's
+ * text) lacks; their names, "CAP_KILL, ...", go to names (cut to cap bytes). A text without
+ * the line lacks them all. pool_new refuses to start with any missing. */
+int pool_missing_caps(const char *proc_status, char *names, size_t cap);
+
+/* Returns 0 with *out, or a negative errno with the reason in err (-EPERM: a capability the
+ * cells need is missing; no usable cgroups, a cell
  * that failed to build its sandbox, -EAGAIN: every uid of the range held by other cells,
  * ...). */
 int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]);

@@ -28,8 +28,7 @@
 #include "server/judge/lang.h"
 #include "server/util/json.h"
 
-#define CAP_SYS_ADMIN_BIT 21
-#define TOOL_TIMEOUT_MS   10000
+#define TOOL_TIMEOUT_MS 10000
 
 /* Text marks line up in a column and shout on failure; JSON names are plain lower case. */
 static const char *const state_marks[] = {"ok", "warn", "FAIL", "--"};
@@ -66,28 +65,20 @@ int doctor_parse_kernel(const char *release, int *major, int *minor, int *patch)
     return 0;
 }
 
-bool doctor_has_sys_admin(const char *proc_status)
-{
-    const char *p = strstr(proc_status, "CapEff:");
-    unsigned long long caps = 0;
-    if (!p || sscanf(p + 7, " %llx", &caps) != 1)
-        return false;
-    return (caps >> CAP_SYS_ADMIN_BIT) & 1;
-}
-
 static void check_privilege(struct doctor_report *r)
 {
-    char status[4096] = "";
+    char status[4096] = "", missing[256];
     file_read("/proc/self/status", status, sizeof(status));
-    bool admin = doctor_has_sys_admin(status);
+    int n = pool_missing_caps(status, missing, sizeof(missing));
     uid_t euid = geteuid();
-    if (euid == 0 && admin)
-        doctor_add(r, "privilege", "root", CHECK_OK, true, "euid 0 with CAP_SYS_ADMIN");
+    if (euid == 0 && n == 0)
+        doctor_add(r, "privilege", "root", CHECK_OK, true,
+                   "euid 0 with every capability the cells use");
     else
         doctor_add(r, "privilege", "root", CHECK_FAIL, true,
-                   "euid %d%s: cells need root (CAP_SYS_ADMIN) to build namespaces, mounts and "
-                   "cgroups",
-                   (int)euid, admin ? "" : " without CAP_SYS_ADMIN");
+                   "euid %d%s%s: cells need root with the capabilities to build namespaces, "
+                   "mounts and cgroups, switch uids and stop jobs",
+                   (int)euid, n ? " without " : "", n ? missing : "");
 }
 
 static void check_kernel(struct doctor_report *r)

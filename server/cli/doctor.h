@@ -65,10 +65,6 @@ bool doctor_ready(const struct doctor_report *r, char *reason, size_t cap);
  * are 0. Returns 0, or -EINVAL if it does not start with "MAJOR.MINOR". Pure. */
 int doctor_parse_kernel(const char *release, int *major, int *minor, int *patch);
 
-/* True if the effective capability mask text of /proc/self/status ("CapEff:\t000001ff...")
- * holds CAP_SYS_ADMIN. Pure. */
-bool doctor_has_sys_admin(const char *proc_status);
-
 /* The report as aligned text lines, ending with the ready / not-ready line. */
 void doctor_print_text(FILE *out, const struct doctor_report *r);
 

@@ -64,6 +64,15 @@ expect "doctor pivot_root" 0 out 'mount +pivot_root +ok'            -- doctor --
 # verdict run: one program through a real cell, text and JSON, each verdict.
 expect "run true"          0 err '^--- verdict: OK'                 -- run -- /bin/true
 expect "run output"        0 out '^hello$'                          -- run -- /bin/echo hello
+# Without a capability the cells use (here CAP_KILL, which stops jobs of other uids: without
+# it a runaway job could never be stopped), verdict refuses to start and names it.
+if command -v setpriv >/dev/null; then
+    saved=("${launch[@]}")
+    launch=("${saved[@]}" setpriv --bounding-set=-kill)
+    expect "run without CAP_KILL" 3 err 'lacks: CAP_KILL \(run as root'   -- run -- /bin/true
+    expect "doctor without CAP_KILL" 1 out 'root +FAIL +euid 0 without CAP_KILL' -- doctor --skip-toolchains --skip-gpu
+    launch=("${saved[@]}")
+fi
 expect "run exit code"     1 err '^--- verdict: RE \(exit code 3\)'  -- run -- /bin/sh -c 'exit 3'
 cat >"$tmp/spin.c" <<'C'
 int main(void) { for (volatile unsigned long i = 0;; i++) ; }

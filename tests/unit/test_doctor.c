@@ -1,5 +1,6 @@
 /* Unit tests for server/cli/doctor: kernel release and capability parsing, the ready verdict,
  * and both renderings, on reports built by hand (no probes run). */
+#include "runners/pool.h"
 #include "server/cli/doctor.h"
 #include "server/util/json.h"
 #include "test.h"
@@ -32,11 +33,22 @@ static void test_caps(void)
                        "CapPrm:\t000001ffffffffff\nCapEff:\t000001ffffffffff\n";
     const char *user = "CapEff:\t0000000000000000\n";
     const char *net_admin_only = "CapEff:\t0000000000001000\n";
-    ASSERT_TRUE(doctor_has_sys_admin(root));
-    ASSERT_FALSE(doctor_has_sys_admin(user));
-    ASSERT_FALSE(doctor_has_sys_admin(net_admin_only));
-    ASSERT_TRUE(doctor_has_sys_admin("CapEff:\t0000000000200000\n")); /* bit 21 only */
-    ASSERT_FALSE(doctor_has_sys_admin("no caps here"));
+    char names[256];
+    ASSERT_INT_EQ(pool_missing_caps(root, names, sizeof(names)), 0);
+    ASSERT_STR_EQ(names, "");
+    ASSERT_INT_EQ(pool_missing_caps(user, names, sizeof(names)), 9);
+    ASSERT_INT_EQ(pool_missing_caps(net_admin_only, names, sizeof(names)), 8);
+    ASSERT_TRUE(strstr(names, "CAP_NET_ADMIN") == NULL);
+    ASSERT_TRUE(strstr(names, "CAP_SYS_ADMIN") != NULL);
+    /* docker/README.md's set: SYS_ADMIN NET_ADMIN MKNOD SETUID SETGID SETPCAP KILL CHOWN
+     * DAC_OVERRIDE (bits 21 12 27 7 6 8 5 0 1) */
+    ASSERT_INT_EQ(pool_missing_caps("CapEff:\t00000000082011e3\n", names, sizeof(names)), 0);
+    /* the same without CAP_KILL (bit 5) */
+    ASSERT_INT_EQ(pool_missing_caps("CapEff:\t00000000082011c3\n", names, sizeof(names)), 1);
+    ASSERT_STR_EQ(names, "CAP_KILL");
+    ASSERT_INT_EQ(pool_missing_caps("no caps here", names, sizeof(names)), 9);
+    ASSERT_INT_EQ(pool_missing_caps("CapEff:\t0\n", names, 8), 9); /* cut, still counted */
+    ASSERT_TRUE(strlen(names) < 8);
 }
 
 static struct doctor_report *sample(void)
