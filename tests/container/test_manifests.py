@@ -109,6 +109,12 @@ def test_security_context_is_the_documented_one():
     caps = readme_caps()
     import test_container  # the container test runs the image with the same list
     assert sorted(test_container.CAPS) == caps
+    # the capabilities verdict checks for at start (runners/pool.c, needed_caps)
+    with open(os.path.join(REPO, "runners", "pool.c")) as f:
+        pool = f.read()
+    table = pool[pool.index("needed_caps[] = {"):]
+    checked = re.findall(r'\{CAP_(\w+), "(\w+)"\}', table[:table.index("};")])
+    assert all(a == b for a, b in checked) and sorted(a for a, _ in checked) == caps, checked
     for name, d in deployments():
         (c,) = d["spec"]["template"]["spec"]["containers"]
         sc = c["securityContext"]
@@ -117,6 +123,11 @@ def test_security_context_is_the_documented_one():
         assert sorted(sc["capabilities"]["add"]) == caps, name
         assert sc["seccompProfile"]["type"] == "RuntimeDefault", name
         assert sc["appArmorProfile"]["type"] == "Unconfined", name
+        # the node's uid locks, shared by every verdict on it (docker/README.md)
+        vols = {v["name"]: v for v in d["spec"]["template"]["spec"]["volumes"]}
+        mounts = {m["name"]: m["mountPath"] for m in c["volumeMounts"]}
+        assert mounts["uid-locks"] == "/run/verdict", name
+        assert vols["uid-locks"]["hostPath"]["path"] == "/run/verdict", name
         ann = d["spec"]["template"]["metadata"]["annotations"]
         assert ann[f"container.apparmor.security.beta.kubernetes.io/{c['name']}"] == "unconfined", name
     gpu_limits = manifests()["deployment-gpu.yaml"][0]["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]
