@@ -51,9 +51,8 @@ struct pool;
 int pool_missing_caps(const char *proc_status, char *names, size_t cap);
 
 /* Returns 0 with *out, or a negative errno with the reason in err (-EPERM: a capability the
- * cells need is missing; no usable cgroups, a cell
- * that failed to build its sandbox, -EAGAIN: every uid of the range held by other cells,
- * ...). */
+ * cells need is missing; no usable cgroups, a cell that failed to build its sandbox,
+ * -EAGAIN: every uid of the range held by other cells, ...). */
 int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]);
 
 /* Runs one job and fills res. Never fails: a sandbox fault is res->status == JOB_SE with the
