@@ -1,4 +1,5 @@
 """A real `verdict serve` on 127.0.0.1 (a free port), shared by the API tests of a module."""
+import importlib.util
 import os
 import re
 import shutil
@@ -15,6 +16,17 @@ VERDICT = os.environ.get("VERDICT_BIN", "build/dev/verdict")
 # guest, tests/vm/own-cgroup.sh gives each verdict a cgroup of its own).
 VERDICT_CMD = [*filter(None, [os.environ.get("VERDICT_LAUNCHER")]), VERDICT]
 LANGUAGES = os.environ.get("VERDICT_LANGUAGES", "languages")
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                        "examples")
+
+
+def load_example(relpath):
+    """A module of examples/ (a trainer integration), loaded from its file."""
+    path = os.path.join(EXAMPLES, relpath)
+    spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def cell_pids(parent):

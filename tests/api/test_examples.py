@@ -2,22 +2,13 @@
 Verifiers-style rubric and the Runloop-style scorer (checkers with a context file), and the
 veRL config snippet."""
 import base64
-import importlib.util
 import logging
 import os
 
 import requests
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-EXAMPLES = os.path.join(ROOT, "examples")
-
-
-def load(relpath):
-    path = os.path.join(EXAMPLES, relpath)
-    spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+from conftest import EXAMPLES
+from conftest import load_example as load
 
 
 def judge(server, body):

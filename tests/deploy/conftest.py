@@ -24,6 +24,7 @@ _spec = importlib.util.spec_from_file_location(
 api = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(api)
 VERDICT = api.VERDICT
+load_example = api.load_example
 
 
 def need_root_and_nginx():
@@ -146,6 +147,7 @@ class Balancer:
         self._end()
         shutil.rmtree(self.prefix, ignore_errors=True)
 
+
 def server_cgroups(pid):
     """The cgroup directories verdict makes for server `pid`: "verdict-<pid>" under the
     server's own cgroup of each v1 hierarchy (runners/cgroup.c); those that exist."""
@@ -175,11 +177,3 @@ def requests_by_route(server):
             counts[route] = counts.get(route, 0) + int(float(value))
     return counts
 
-
-def load_example(relpath):
-    """A module of examples/ (a trainer integration), loaded from its file."""
-    path = os.path.join(ROOT, "examples", relpath)
-    spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
