@@ -3,7 +3,7 @@
 
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps release asan serve test test-cgroup-v2 test-container format clean
+.PHONY: all deps release asan tsan serve test test-cgroup-v2 test-container format clean
 
 all: release
 
@@ -18,6 +18,10 @@ asan: deps
 	cmake --preset asan
 	cmake --build --preset asan -j $(JOBS)
 
+tsan: deps
+	cmake --preset tsan
+	cmake --build --preset tsan -j $(JOBS)
+
 # Benchmark data imported at start (unchanged sources are not read again): verdict's own
 # problem sets, and ../shared/datasets where it exists.
 DATASETS ?= problems $(firstword $(wildcard ../shared/datasets /work/shared/datasets))
@@ -27,13 +31,19 @@ serve: release
 	./build/release/verdict doctor --skip-toolchains
 	./build/release/verdict serve $(addprefix --datasets ,$(DATASETS))
 
-# The whole suite, twice: under AddressSanitizer+UBSan, and on the release build. Both
-# builds use -Werror, so a warning fails the run. The datasets self-check (every reference
-# solution of every benchmark: minutes of compiling) judges programs, not verdict's own code
-# paths, so it runs once, on the release build.
-test: asan release
-	ctest --preset asan -j $(JOBS) -LE datasets
+# The whole suite, twice: under AddressSanitizer+UBSan, and on the release build; then the
+# threaded parts under ThreadSanitizer. All builds use -Werror, so a warning fails the run.
+# The datasets self-check (every reference solution of every benchmark: minutes of compiling)
+# and the soak judge programs more than they exercise verdict's own code paths, so they run
+# once, on the release build. Under TSan: the unit tests (scheduler, cache, store writer), the
+# HTTP API (the server's poll thread, workers, scheduler, pool replacement, store writer,
+# `verdict bench`'s workers), the cli and the sandbox test (the pool); not the per-language
+# runs, which add no thread of verdict's.
+TSAN_TESTS = -L 'unit|api|cli|sandbox' -E '^(languages|compile|cuda)$$'
+test: asan release tsan
+	ctest --preset asan -j $(JOBS) -LE 'datasets|soak'
 	ctest --preset release -j $(JOBS)
+	ctest --preset tsan -j $(JOBS) $(TSAN_TESTS)
 
 # The suite's sandbox, unit and cli tests on the unified cgroup v2 hierarchy, in a Debian
 # guest under QEMU (scripts/vm/test-v2.sh): its image built from Debian's packages and cached

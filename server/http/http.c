@@ -252,20 +252,24 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
             s->handler(x, s->ctx);
         }
     }
+    /* What to queue is settled under the lock; the queueing itself is done outside it, since
+     * MHD takes the response's mutex there and holds that mutex while it calls stream_read,
+     * which takes ours (one lock order). Once REPLIED no other thread touches x->conn before
+     * MHD asks stream_read for bytes. */
     pthread_mutex_lock(&x->lock);
-    enum MHD_Result rc = MHD_YES;
+    enum { NOTHING, STREAM, BUFFER } what = NOTHING;
     if (x->streaming && x->state == HANDLED) {
         x->state = REPLIED;
-        rc = queue_stream(x);
+        what = STREAM;
     } else if (x->replied) {
         x->state = REPLIED;
-        rc = queue(x);
+        what = BUFFER;
     } else if (x->state == HANDLED) {
         x->state = SUSPENDED;
         MHD_suspend_connection(c); /* no thread waits; http_reply resumes it */
     }
     pthread_mutex_unlock(&x->lock);
-    return rc;
+    return what == STREAM ? queue_stream(x) : what == BUFFER ? queue(x) : MHD_YES;
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,

@@ -360,11 +360,11 @@ def test_parallel_mix(server):
         results = list(ex.map(lambda c: server.run_code(**c[1]), cases))
     for (kind, body), r in zip(cases, results):
         if kind == 0:
-            assert r["run_result"]["stdout"] == body["stdin"] + "\n"
+            assert r["run_result"]["stdout"] == body["stdin"] + "\n", r
         elif kind == 1:
-            assert r["run_result"]["stdout"] == "wrong\n"
+            assert r["run_result"]["stdout"] == "wrong\n", r
         else:
-            assert r["run_result"]["status"] == "TimeLimitExceeded"
+            assert r["run_result"]["status"] == "TimeLimitExceeded", r
 
 
 # ---- verdict's additions -----------------------------------------------------------------
