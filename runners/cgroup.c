@@ -669,6 +669,44 @@ static void open_stats(struct cg_job *j)
     }
 }
 
+/* How a job's leaf is made: mkdirat(2), or a test's stand-in (cg_set_mkdirat). */
+static int (*leaf_mkdirat)(int dirfd, const char *name, mode_t mode) = mkdirat;
+
+void cg_set_mkdirat(int (*fn)(int dirfd, const char *name, mode_t mode))
+{
+    leaf_mkdirat = fn ? fn : mkdirat;
+}
+
+/* Removes the leaf `name` beneath parent, retrying briefly while the kernel finishes tearing
+ * down exited tasks (a killed task leaves its cgroup a moment after it is reaped). Returns 0
+ * (also when there was none) or a negative errno. */
+static int remove_leaf(int parent, const char *name)
+{
+    for (int tries = 0; unlinkat(parent, name, AT_REMOVEDIR) < 0; tries++) {
+        if (errno == ENOENT)
+            return 0;
+        if (errno != EBUSY || tries >= 200)
+            return -errno;
+        usleep(500);
+    }
+    return 0;
+}
+
+/* Makes a fresh leaf `name` beneath parent. One of that name already there was left by a
+ * cell of the same slot that died (its jobs died with its pid namespace): its counters (CPU
+ * time, peak, limit hits) would be charged to the next job, so it is removed first. */
+static int make_leaf(int parent, const char *name)
+{
+    if (leaf_mkdirat(parent, name, 0755) == 0)
+        return 0;
+    if (errno != EEXIST)
+        return -errno;
+    int rc = remove_leaf(parent, name);
+    if (rc == 0 && leaf_mkdirat(parent, name, 0755) < 0)
+        rc = -errno;
+    return rc;
+}
+
 int cg_job_create(const struct cg_root *r, const char *name, struct cg_job *j, char err[ERR_LEN])
 {
     memset(j, 0, sizeof(*j));
@@ -679,26 +717,26 @@ int cg_job_create(const struct cg_root *r, const char *name, struct cg_job *j, c
     for (int f = 0; f < CG_NSTAT; f++)
         j->stat_fd[f] = -1;
     j->peak_fd = -1;
-    for (int i = 0; i < r->ndirs; i++) {
-        if (mkdirat(r->dirfd[i], name, 0755) < 0 && errno != EEXIST)
-            goto fail;
-        j->dirfd[i] = openat(r->dirfd[i], name, O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (j->dirfd[i] < 0)
-            goto fail;
-        j->procs_fd[i] = openat(j->dirfd[i], r->version == CG_V2 ? "cgroup.procs" : "tasks",
-                                O_WRONLY | O_CLOEXEC);
-        if (j->procs_fd[i] < 0)
-            goto fail;
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < r->ndirs; i++) {
+        rc = make_leaf(r->dirfd[i], name);
+        if (rc == 0 &&
+            (j->dirfd[i] = openat(r->dirfd[i], name, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+            rc = -errno;
+        if (rc == 0 &&
+            (j->procs_fd[i] = openat(j->dirfd[i], r->version == CG_V2 ? "cgroup.procs" : "tasks",
+                                     O_WRONLY | O_CLOEXEC)) < 0)
+            rc = -errno;
+    }
+    if (rc < 0) {
+        char ignored[ERR_LEN];
+        cg_job_destroy(j, ignored);
+        return err_set(err, rc, "create job cgroup %s: %s", name, strerror(-rc));
     }
     if (r->version == CG_V2) /* absent before 5.19: peaks then read as 0 */
         j->peak_fd = openat(dir_of(j, CG_MEMORY), "memory.peak", O_RDWR | O_CLOEXEC);
     open_stats(j);
     return 0;
-fail:;
-    int e = errno;
-    char ignored[ERR_LEN];
-    cg_job_destroy(j, ignored);
-    return err_set(err, -e, "create job cgroup %s: %s", name, strerror(e));
 }
 
 /* v2 charges socket buffers to memory.max. v1 charges them nowhere unless the leaf's
@@ -903,17 +941,9 @@ int cg_job_destroy(struct cg_job *j, char err[ERR_LEN])
         if (j->dirfd[i] >= 0)
             close(j->dirfd[i]);
         j->procs_fd[i] = j->dirfd[i] = -1;
-        /* A killed task leaves its cgroup a moment after it is reaped. */
-        int tries = 0;
-        while (unlinkat(j->root->dirfd[i], j->name, AT_REMOVEDIR) < 0) {
-            if (errno == ENOENT)
-                break;
-            if (errno != EBUSY || ++tries > 200) {
-                rc = err_set(err, -errno, "remove job cgroup %s: %m", j->name);
-                break;
-            }
-            usleep(500);
-        }
+        int e = remove_leaf(j->root->dirfd[i], j->name);
+        if (e < 0 && rc == 0)
+            rc = err_set(err, e, "remove job cgroup %s: %s", j->name, strerror(-e));
     }
     return rc;
 }

@@ -139,7 +139,9 @@ struct cg_job {
     struct cg_stats base; /* cumulative counters when the current job began */
 };
 
-/* Creates the leaf `name` in every hierarchy and opens its files. No limits yet. The child
+/* Creates the leaf `name` in every hierarchy and opens its files. No limits yet. A leaf of
+ * that name already there (left by a dead cell of the same slot) is removed and made afresh,
+ * so that no job is charged what another left in its counters. The child
  * joins through v2's cgroup.procs, but through v1's "tasks": moving one thread (the child is
  * single-threaded until exec) skips the kernel's threadgroup lock, whose write side waits for
  * an RCU grace period: milliseconds per job on v1 hosts, measured by bench_spawn. */

@@ -194,6 +194,7 @@ static void healthz(struct api *a, struct http_exchange *x)
     json_set_num(c, "misses", (double)cs.misses);
     json_set_num(c, "entries", (double)cs.entries);
     json_set_num(c, "bytes", (double)cs.bytes);
+    json_set_num(c, "write_errors", (double)cs.write_errors);
     json_set_num(d, "uptime_s", (double)(time(NULL) - a->started));
     json_set(d, "store", api_store_health(a, true));
     json_set(d, "routes", route_list());
@@ -243,7 +244,8 @@ static void metrics(struct api *a, struct http_exchange *x)
                                .cache_hits = cs.hits,
                                .cache_misses = cs.misses,
                                .cache_entries = cs.entries,
-                               .cache_bytes = cs.bytes};
+                               .cache_bytes = cs.bytes,
+                               .cache_write_errors = cs.write_errors};
     struct store *store = api_store(a);
     if (store) {
         struct store_stats ss;

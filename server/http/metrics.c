@@ -170,11 +170,13 @@ char *metrics_render(struct metrics *m, const struct metrics_gauges *g)
                "# TYPE verdict_compile_cache_misses_total counter\n"
                "verdict_compile_cache_misses_total %llu\n"
                "# TYPE verdict_compile_cache_entries gauge\nverdict_compile_cache_entries %llu\n"
-               "# TYPE verdict_compile_cache_bytes gauge\nverdict_compile_cache_bytes %llu\n",
+               "# TYPE verdict_compile_cache_bytes gauge\nverdict_compile_cache_bytes %llu\n"
+               "# TYPE verdict_compile_cache_write_errors_total counter\n"
+               "verdict_compile_cache_write_errors_total %llu\n",
                g->queued, g->running, g->cells, g->gpu_cells, g->cells_replaced, g->cells_started,
                g->cells_max, g->cells_waiting, g->cells_grown, g->cells_shrunk,
                g->cells_not_started, g->expired, g->cache_hits, g->cache_misses, g->cache_entries,
-               g->cache_bytes);
+               g->cache_bytes, g->cache_write_errors);
     buf_printf(&t,
                "# HELP verdict_store_written_total Submissions and runs the results store "
                "committed.\n"

@@ -22,7 +22,8 @@ struct metrics_gauges {
     unsigned cells_replaced, cells_grown, cells_shrunk, cells_not_started;
     unsigned long long expired; /* requests answered 504 from the queue */
     unsigned long long cache_hits, cache_misses, cache_entries, cache_bytes;
-    bool store_enabled, store_ok; /* the results store (server/store/store.h) */
+    unsigned long long cache_write_errors; /* builds the compile cache could not keep */
+    bool store_enabled, store_ok;          /* the results store (server/store/store.h) */
     unsigned long long store_written, store_dropped, store_errors, store_deleted, store_queued;
     long long store_db_bytes;
 };

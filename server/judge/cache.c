@@ -364,6 +364,20 @@ static bool pin(struct cache *c, struct record *r)
     return true;
 }
 
+/* Counts a write the store could not make (why) and logs the first and every power of two
+ * after. Called without the mutex. */
+static void note_write_error(struct cache *c, const char *why)
+{
+    pthread_mutex_lock(&c->lock);
+    uint64_t n = ++c->st.write_errors;
+    pthread_mutex_unlock(&c->lock);
+    if ((n & (n - 1)) == 0)
+        fprintf(stderr,
+                "verdict: compile cache: %s (%llu so far; what it could not keep runs "
+                "uncached)\n",
+                why, (unsigned long long)n);
+}
+
 /* Makes e->tmp with its lock file, held shared from then on (into *fd). Retries once if a
  * scan of another process removed it before the lock file existed. */
 static int make_tmp(const struct cache_entry *e, int *fd, char err[ERR_LEN])
@@ -445,6 +459,7 @@ int cache_acquire(struct cache *c, const char *key, struct cache_entry *e, char 
     int fd = -1, rc = make_tmp(e, &fd, err);
     if (rc < 0) {
         cache_abort(c, e);
+        note_write_error(c, err);
         return rc;
     }
     pthread_mutex_lock(&c->lock);
@@ -539,6 +554,7 @@ int cache_commit(struct cache *c, struct cache_entry *e, char err[ERR_LEN])
     int rc = publish(c, e, &fd, err);
     if (rc < 0) {
         cache_abort(c, e);
+        note_write_error(c, err);
         return rc;
     }
     uint64_t bytes = tree_bytes(e->dir);
@@ -566,6 +582,14 @@ void cache_abort(struct cache *c, struct cache_entry *e)
         drop(c, r);
     pthread_cond_broadcast(&c->built);
     pthread_mutex_unlock(&c->lock);
+}
+
+void cache_fail(struct cache *c, struct cache_entry *e, int error)
+{
+    char why[ERR_LEN];
+    snprintf(why, sizeof(why), "write %.200s: %s", e->tmp, strerror(-error));
+    cache_abort(c, e);
+    note_write_error(c, why);
 }
 
 /* Gives up one pin of r; the last releases the shared lock. Called with the mutex held. */

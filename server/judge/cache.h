@@ -9,7 +9,9 @@
  * callers wait). Safe across processes sharing the directory (a server and `verdict bench`
  * or `verdict run`, each with its own cap): an entry one process has pinned is never evicted
  * by another, and an entry another process removed is rebuilt, never served (cache.c gives
- * the entry's states and who holds which lock in each).
+ * the entry's states and who holds which lock in each). A build the store cannot keep (its
+ * disk full, read-only) is given up and counted (write_errors); its program runs uncached
+ * (program.h).
  */
 #ifndef VERDICT_CACHE_H
 #define VERDICT_CACHE_H
@@ -32,6 +34,7 @@ struct cache_entry {
 struct cache_stats {
     uint64_t hits, misses; /* lookups served from the store / that had to build */
     uint64_t evictions;    /* entries removed to stay under the size cap */
+    uint64_t write_errors; /* builds the store could not keep (its disk full, read-only) */
     uint64_t entries, bytes;
 };
 
@@ -56,6 +59,13 @@ int cache_commit(struct cache *c, struct cache_entry *e, char err[ERR_LEN]);
 
 /* Gives up a build: removes e->tmp; a waiting caller builds instead. */
 void cache_abort(struct cache *c, struct cache_entry *e);
+
+/* Gives up a build whose files could not be written into e->tmp (error, a negative errno:
+ * the disk full, read-only), as cache_abort, and counts it in write_errors. cache_acquire
+ * and cache_commit count their own failures to write likewise. Each is logged on stderr the
+ * first time and then at every power of two, so that a full disk shows in the log without a
+ * line per request. */
+void cache_fail(struct cache *c, struct cache_entry *e, int error);
 
 /* Unpins an entry after its last use. */
 void cache_release(struct cache *c, const struct cache_entry *e);

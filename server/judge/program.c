@@ -16,6 +16,11 @@
  * Hits. An entry the cache serves is checked before use (.status and .output readable, every
  * artifact a regular file); a damaged one is discarded and rebuilt once, then SE.
  *
+ * Uncached. An OK or CE outcome the cache cannot keep (no build directory, a write or the
+ * publishing rename failed: its disk full or read-only) is not the program's fault and not
+ * SE: the artifacts are held in memory and each run places them in its work dir under
+ * HELD_DIR ({dir} then names that). The cache counts and logs the failures.
+ *
  * Placeholders in a template's argv are expanded here: {dir} (the artifacts' directory, or
  * the work dir for a language without a compile step), {memory_bytes} (the run's memory
  * limit), {cuda_arch} (this server's GPU architecture flag). An expanded entry that does not
@@ -37,6 +42,7 @@
 #define MAX_ARGS  128
 #define ARG_BYTES 512
 #define MAX_MSG   (64 * 1024)
+#define HELD_DIR  ".verdict-artifacts" /* an uncached program's artifacts, in the work dir */
 
 struct expanded {
     const char *argv[MAX_ARGS + PROGRAM_MAX_ARGS + 1];
@@ -344,19 +350,61 @@ static int store(const struct lang *l, const struct program *p)
     return rc;
 }
 
-/* Compiles into p (retrying once a compile starved by load) and, for OK or CE, writes the
- * entry into e->tmp. Returns 0 with p->compile_verdict, or a negative errno with err (SE). */
-static int compile(const struct program_env *env, const struct lang *l, struct program *p,
-                   char err[ERR_LEN])
+/* Writes an OK or CE outcome into the entry being built and publishes it. Returns 0, or a
+ * negative errno when the cache could not keep it: the entry is then given up (and the
+ * failure counted by the cache). */
+static int publish(const struct program_env *env, const struct lang *l, struct program *p)
 {
-    uint8_t *payload = NULL;
+    char why[ERR_LEN];
+    int rc = store(l, p);
+    if (rc < 0) {
+        cache_fail(env->cache, &p->entry, rc);
+        return rc;
+    }
+    return cache_commit(env->cache, &p->entry, why);
+}
+
+/* Holds an OK outcome's artifacts (still in p->compile) in memory, as work-dir files under
+ * HELD_DIR, for a program the cache could not keep; a CE holds nothing. Returns 0, or
+ * -ENOMEM with err. */
+static int hold_artifacts(const struct lang *l, struct program *p, char err[ERR_LEN])
+{
+    p->uncached = true;
+    if (!p->ok || l->nartifacts == 0)
+        return 0;
+    size_t total = 0;
+    for (int i = 0; i < l->nartifacts; i++)
+        total += sizeof(HELD_DIR) + strlen(l->artifacts[i]) + 1 + p->compile.fetched[i].len;
+    p->held = calloc((size_t)l->nartifacts, sizeof(*p->held));
+    p->held_bytes = malloc(total);
+    if (!p->held || !p->held_bytes)
+        return err_set(err, -ENOMEM, "compile: out of memory for the artifacts");
+    uint8_t *o = p->held_bytes;
+    for (int i = 0; i < l->nartifacts; i++) {
+        const struct job_fetched *f = &p->compile.fetched[i];
+        char *path = (char *)o;
+        size_t n = (size_t)sprintf(path, "%s/%s", HELD_DIR, l->artifacts[i]) + 1;
+        memcpy(o + n, f->data, f->len);
+        p->held[i] = (struct job_file){.path = path, .mode = 0755, .data = o + n, .len = f->len};
+        o += n + f->len;
+    }
+    p->nheld = l->nartifacts;
+    return 0;
+}
+
+/* Compiles into p (retrying once a compile starved by load); *payload owns the last run's
+ * buffers (p->compile's artifacts) until the caller forgets the run. Returns 0 with
+ * p->compile_verdict, or a negative errno with err (SE). */
+static int compile(const struct program_env *env, const struct lang *l, struct program *p,
+                   uint8_t **payload, char err[ERR_LEN])
+{
     char why[ERR_LEN] = "";
     enum verdict v = VERDICT_SE;
     int rc = 0;
     bool starved = true;
     while (starved && p->attempts < 2) {
-        forget_run(&p->compile, &payload);
-        if ((rc = run_compile(env, l, p, &payload, err)) < 0)
+        forget_run(&p->compile, payload);
+        if ((rc = run_compile(env, l, p, payload, err)) < 0)
             goto out;
         v = program_compile_outcome(&p->compile, &p->compile_limits, &starved);
     }
@@ -373,18 +421,13 @@ static int compile(const struct program_env *env, const struct lang *l, struct p
     }
     p->compile_verdict = v;
     p->ok = v == VERDICT_OK;
-    if (!(p->message = compile_message(&p->compile, why))) {
+    if (!(p->message = compile_message(&p->compile, why)))
         rc = err_set(err, -ENOMEM, "compile: out of memory for the compiler's message");
-        goto out;
-    }
-    if ((v == VERDICT_OK || v == VERDICT_CE) && (rc = store(l, p)) < 0)
-        err_set(err, rc, "write the compile cache: %s", strerror(-rc));
 out:
     if (rc < 0) {
         p->ok = false;
         p->compile_verdict = VERDICT_SE;
     }
-    forget_run(&p->compile, &payload);
     return rc;
 }
 
@@ -408,7 +451,6 @@ static void override(struct job_limits *l, const struct job_limits *o)
     l->starved_tle = o->starved_tle || l->starved_tle;
 }
 
-/* Compiles on a miss and publishes OK and CE; TLE, MLE and SE are not kept. */
 /* CPUs online, read once (sysconf reads /sys/devices/system/cpu/online on every call, and
  * this is asked on every request). */
 static long online_cpus(void)
@@ -422,17 +464,26 @@ static long online_cpus(void)
     return v;
 }
 
+/* Compiles a miss (p->pinned: into the cache entry being built; else the cache could not
+ * make one) and keeps an OK or CE outcome: published, or held when the cache cannot keep it.
+ * TLE, MLE and SE are not kept. */
 static int build_miss(const struct program_env *env, const struct lang *l, struct program *p,
                       char err[ERR_LEN])
 {
-    int rc = compile(env, l, p, err);
+    uint8_t *payload = NULL;
+    int rc = compile(env, l, p, &payload, err);
     bool keep = rc == 0 && (p->compile_verdict == VERDICT_OK || p->compile_verdict == VERDICT_CE);
-    if (keep)
-        rc = cache_commit(env->cache, &p->entry, err);
-    else
+    if (!keep && p->pinned)
         cache_abort(env->cache, &p->entry);
-    if (!keep || rc < 0)
-        p->pinned = false; /* abort and a failed commit both released the entry */
+    if (keep && (!p->pinned || publish(env, l, p) < 0))
+        rc = hold_artifacts(l, p, err);
+    if (!keep || p->uncached)
+        p->pinned = false; /* abort, a failed write and a failed commit all released it */
+    if (rc < 0) {
+        p->ok = false;
+        p->compile_verdict = VERDICT_SE;
+    }
+    forget_run(&p->compile, &payload);
     return rc;
 }
 
@@ -458,8 +509,10 @@ int program_build(const struct program_env *env, const struct lang *l, const str
         p->compile_limits.cpu_ms, p->compile_limits.wall_ms, env->cells, online_cpus());
     for (int tries = 0; tries < 2; tries++) {
         int state = cache_acquire(env->cache, key, &p->entry, err);
-        if (state < 0)
+        if (state == -ENOMEM)
             return state;
+        if (state < 0) /* no build directory (counted by the cache): compiled uncached */
+            return build_miss(env, l, p, err);
         p->pinned = true;
         if (state == CACHE_BUILD)
             return build_miss(env, l, p, err);
@@ -479,13 +532,16 @@ static struct job_file *run_files(const struct program *p, const struct program_
 {
     const struct lang *l = p->lang;
     int extra = io ? io->nfiles : 0;
-    struct job_file *files = calloc((size_t)p->nfiles + (size_t)extra + 1, sizeof(*files));
+    struct job_file *files =
+        calloc((size_t)p->nfiles + (size_t)extra + (size_t)p->nheld + 1, sizeof(*files));
     *n = 0;
     for (int i = 0; files && i < p->nfiles; i++)
         if (!l->compiled || strcmp(p->files[i].path, l->source) != 0)
             files[(*n)++] = p->files[i];
     for (int i = 0; files && i < extra; i++)
         files[(*n)++] = io->files[i];
+    for (int i = 0; files && i < p->nheld; i++)
+        files[(*n)++] = p->held[i];
     return files;
 }
 
@@ -518,7 +574,9 @@ void program_run(const struct program_env *env, const struct program *p,
     int n;
     struct job_file *files = run_files(p, io, &n);
     struct expanded x;
-    struct placeholders ph = {.dir = l->compiled ? p->entry.dir : ".",
+    struct placeholders ph = {.dir = !l->compiled  ? "."
+                                     : p->uncached ? HELD_DIR
+                                                   : p->entry.dir,
                               .memory_bytes = lim.memory_bytes,
                               .cuda_arch = env->cuda_arch};
     char err[ERR_LEN] = "";
@@ -569,4 +627,9 @@ void program_free(const struct program_env *env, struct program *p)
     p->pinned = false;
     free(p->message);
     p->message = NULL;
+    free(p->held);
+    free(p->held_bytes);
+    p->held = NULL;
+    p->held_bytes = NULL;
+    p->nheld = 0;
 }

@@ -11,7 +11,10 @@
  * backstop sized for the load the server admits, and a compile killed by the wall clock with
  * CPU to spare (starved by load, not slow by its source) is retried once. program_run runs it
  * with the language's run step; the artifacts are used in place, from the cache directory
- * bound read-only into cells.
+ * bound read-only into cells. When the cache cannot keep a compile's outcome (its disk full or
+ * read-only: cache.h counts and logs it), the program is uncached: it holds its artifacts in
+ * memory and each run places them in its work dir, so the verdicts stay those of a cached
+ * build and only the compile is repeated for the next identical source.
  */
 #ifndef VERDICT_PROGRAM_H
 #define VERDICT_PROGRAM_H
@@ -40,6 +43,10 @@ struct program {
                                      language has no compile step */
     bool cached;                  /* the compile was served from the cache */
     bool pinned;                  /* entry is pinned in the cache */
+    bool uncached;                /* compiled, but the cache could not keep the outcome */
+    int nheld;                    /* then: its artifacts, placed in each run's work dir */
+    struct job_file *held;        /* heap; paths and bytes in held_bytes */
+    uint8_t *held_bytes;          /* heap */
     int attempts;                 /* compiles run: 0 (cached, or no compile step), 1, or 2 (the
                                      first was killed by the wall clock with CPU to spare) */
     struct cache_entry entry;
@@ -55,8 +62,9 @@ struct program {
  * limits where its fields are non-zero; they are part of the cache key. Returns 0 with
  * p->compile_verdict (p->ok only for OK; p->message says why for CE, TLE and MLE), or a
  * negative errno with err for SE: the sandbox failed, an artifact could not come back (too
- * large for the fetch cap, JOB_FETCH_TOTAL in all) or be stored, or a cached entry could not
- * be read even after rebuilding it. program_free is needed after either. */
+ * large for the fetch cap, JOB_FETCH_TOTAL in all), memory ran out, or a cached entry could
+ * not be read even after rebuilding it. An outcome the cache could not keep is no error
+ * (p->uncached). program_free is needed after either. */
 int program_build(const struct program_env *env, const struct lang *l, const struct job_file *files,
                   int nfiles, const struct job_limits *compile, struct program *p,
                   char err[ERR_LEN]);
@@ -85,7 +93,7 @@ struct program_io {
 void program_run(const struct program_env *env, const struct program *p,
                  const struct program_io *io, struct job_result *res, uint8_t **payload);
 
-/* Releases the program's cache pin and message. */
+/* Releases the program's cache pin, message and held artifacts. */
 void program_free(const struct program_env *env, struct program *p);
 
 #endif

@@ -51,12 +51,13 @@ def alive(pids):
 
 
 class Server:
-    def __init__(self, cells=4, extra=(), env=None, listen="127.0.0.1:0"):
+    def __init__(self, cells=4, extra=(), env=None, listen="127.0.0.1:0", cmd=None):
         """cells=None: serve's default (16 warm cells). listen: the address served on (one
-        beyond loopback, e.g. 0.0.0.0:0, is still reached at 127.0.0.1)."""
+        beyond loopback, e.g. 0.0.0.0:0, is still reached at 127.0.0.1). cmd: what runs
+        verdict instead of VERDICT_CMD (a wrapper that execs it, or another build of it)."""
         self.cache = tempfile.mkdtemp(prefix="verdict-api-cache-", dir="/var/tmp")
         self.proc = subprocess.Popen(
-            [*VERDICT_CMD, "serve", "--listen", listen,
+            [*(cmd or VERDICT_CMD), "serve", "--listen", listen,
              *(["--cells", str(cells)] if cells else []),
              "--languages", LANGUAGES, "--cache", self.cache + "/artifacts",
              "--db", self.cache + "/verdict.db", *extra],

@@ -5,6 +5,7 @@
 #include "test.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -157,8 +158,10 @@ static void test_controllers(void)
 
 /* ---- the job tree on fixture cgroup directories ----------------------------------------
  * Regular files stand in for cgroupfs: the code under test must write the right values to
- * the right files and parse what the kernel would answer. Directories the code creates are
- * pre-created with their files (the code tolerates EEXIST, as it must for a restarted cell). */
+ * the right files and parse what the kernel would answer. The tree's directories are
+ * pre-created with their files; a job's leaf, which cgroupfs gives its files as it is made,
+ * is made through cgroup's seam (cgroup_internal.h) by fixture_mkdirat, which does the same
+ * with the files leaf_files listed for that parent. */
 
 static char fx[128];
 
@@ -205,8 +208,38 @@ static char *get(const char *rel)
     return buf;
 }
 
+static struct {
+    char parent[CG_PATH];
+    const char *const *files;
+    size_t n;
+} leaves[CG_MAX_DIRS];
+static int nleaves;
+
+static int fixture_mkdirat(int dirfd, const char *name, mode_t mode)
+{
+    char link[64], parent[CG_PATH];
+    snprintf(link, sizeof(link), "/proc/self/fd/%d", dirfd);
+    ssize_t len = readlink(link, parent, sizeof(parent) - 1);
+    if (len < 0 || mkdirat(dirfd, name, mode) < 0)
+        return -1;
+    parent[len] = '\0';
+    for (int i = 0; i < nleaves; i++) {
+        for (size_t k = 0; strcmp(leaves[i].parent, parent) == 0 && k < leaves[i].n; k++) {
+            char rel[CG_PATH];
+            snprintf(rel, sizeof(rel), "%s/%s", name, leaves[i].files[k]);
+            int fd = openat(dirfd, rel, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+            if (fd < 0)
+                return -1;
+            close(fd);
+        }
+    }
+    return 0;
+}
+
 static void rm_fixture(void)
 {
+    nleaves = 0;
+    cg_set_mkdirat(NULL);
     char cmd[sizeof(fx) + 16];
     snprintf(cmd, sizeof(cmd), "rm -rf %s", fx);
     if (system(cmd) != 0)
@@ -220,16 +253,15 @@ static const char *tree_name(void)
     return name;
 }
 
-static void job_files(const char *job, const char *const *files, size_t n)
+/* The files a job's leaf made beneath fx's tree directory gets (from then on). */
+static void leaf_files(const char *const *files, size_t n)
 {
-    char p[CG_PATH / 2];
-    snprintf(p, sizeof(p), "%s/%s", tree_name(), job);
-    dir(p);
-    for (size_t i = 0; i < n; i++) {
-        char f[CG_PATH];
-        snprintf(f, sizeof(f), "%s/%s", p, files[i]);
-        put(f, "");
-    }
+    if (nleaves == CG_MAX_DIRS)
+        abort();
+    snprintf(leaves[nleaves].parent, CG_PATH, "%.200s/%s", fx, tree_name());
+    leaves[nleaves].files = files;
+    leaves[nleaves++].n = n;
+    cg_set_mkdirat(fixture_mkdirat);
 }
 
 static void test_v2_tree_and_job(void)
@@ -257,7 +289,7 @@ static void test_v2_tree_and_job(void)
     static const char *const files[] = {"cgroup.procs",   "memory.max",    "memory.swap.max",
                                         "memory.current", "pids.max",      "cpu.stat",
                                         "memory.peak",    "memory.events", "pids.events"};
-    job_files("c0-j1", files, sizeof(files) / sizeof(files[0]));
+    leaf_files(files, sizeof(files) / sizeof(files[0]));
     struct cg_root root;
     struct cg_job j;
     ASSERT_INT_EQ(cg_root_open(&t, &root, err), 0);
@@ -406,11 +438,11 @@ static void test_v1_job(void)
     char saved[128];
     memcpy(saved, fx, sizeof(saved));
     fx_at(saved, "/memory");
-    job_files("c1-j7", mem_files, 8);
+    leaf_files(mem_files, 8);
     fx_at(saved, "/pids");
-    job_files("c1-j7", pid_files, 4);
+    leaf_files(pid_files, 4);
     fx_at(saved, "/cpuacct");
-    job_files("c1-j7", cpu_files, 3);
+    leaf_files(cpu_files, 3);
     struct cg_root root;
     struct cg_job j;
     ASSERT_INT_EQ(cg_root_open(&t, &root, err), 0);
