@@ -14,6 +14,7 @@
  * When the socket closes, the cell exits; being pid 1, it takes any survivor with it.
  */
 #include "runners/cell.h"
+#include "runners/cell_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,7 +52,7 @@ struct cell {
 
 /* ---- server side ----------------------------------------------------------------------- */
 
-static void encode_config(const struct cell_config *cfg, struct buf *b)
+void cell_encode_config(const struct cell_config *cfg, struct buf *b)
 {
     wbuf_u32(b, (uint32_t)cfg->index);
     wbuf_u32(b, cfg->uid);
@@ -199,7 +200,7 @@ int cell_start(const struct cell_config *cfg, struct cell **out, char err[ERR_LE
     c->fd = sv[0];
     struct buf b;
     buf_init(&b, 0);
-    encode_config(cfg, &b);
+    cell_encode_config(cfg, &b);
     int rc = b.err ? b.err : wire_send(c->fd, CELL_CONFIG, b.data, b.len);
     buf_fini(&b);
     uint32_t type = 0;
@@ -282,33 +283,26 @@ out:
 
 /* ---- inside the cell ------------------------------------------------------------------ */
 
-struct cell_setup {
-    int index;
-    unsigned uid, gid, grader_uid;
-    struct cg_tree tree;
-    int nbinds;
-    const char *binds[CELL_MAX_BINDS];
-    uint64_t tmpfs_bytes;
-    uint32_t tmpfs_inodes;
-    bool gpu_cell;
-    int gpu;
-};
-
-static int decode_config(struct rbuf *r, struct cell_setup *cs)
+int cell_decode_config(struct rbuf *r, struct cell_setup *cs)
 {
     memset(cs, 0, sizeof(*cs));
     cs->index = (int)rbuf_u32(r);
     cs->uid = rbuf_u32(r);
     cs->gid = rbuf_u32(r);
     cs->grader_uid = rbuf_u32(r);
-    cs->tree.version = (enum cg_version)rbuf_u32(r);
+    uint32_t version = rbuf_u32(r);
+    if (version > CG_V2)
+        return -EBADMSG;
+    cs->tree.version = (enum cg_version)version;
     uint32_t n = rbuf_u32(r);
     if (n > CG_MAX_DIRS)
         return -EBADMSG;
     cs->tree.ndirs = (int)n;
     for (uint32_t i = 0; i < n; i++) {
         const char *d = rbuf_str(r);
-        snprintf(cs->tree.dir[i], CG_PATH, "%s", d ? d : "");
+        if (!d || strlen(d) >= CG_PATH) /* a cut path would name another cgroup */
+            return -EBADMSG;
+        memcpy(cs->tree.dir[i], d, strlen(d) + 1);
         cs->tree.ctrls[i] = rbuf_u32(r);
     }
     n = rbuf_u32(r);
@@ -320,6 +314,8 @@ static int decode_config(struct rbuf *r, struct cell_setup *cs)
     cs->tmpfs_bytes = rbuf_u64(r);
     cs->tmpfs_inodes = rbuf_u32(r);
     uint32_t gpu = rbuf_u32(r); /* GPU index + 1; 0: none */
+    if (gpu > CELL_MAX_GPU + 1)
+        return -EBADMSG;
     cs->gpu_cell = gpu > 0;
     cs->gpu = (int)gpu - 1;
     return r->err;
@@ -471,7 +467,7 @@ int cell_main(int fd)
         return 1;
     struct rbuf r;
     rbuf_init(&r, msg, len);
-    rc = decode_config(&r, &cs);
+    rc = cell_decode_config(&r, &cs);
     if (rc < 0)
         err_set(err, rc, "malformed cell configuration");
     else
@@ -483,13 +479,18 @@ int cell_main(int fd)
     free(msg); /* the binds have been applied: nothing borrows from it any more */
     if (wire_send(fd, CELL_READY, NULL, 0) < 0)
         return 1;
+    int code = 1;
     for (;;) {
         rc = wire_recv(fd, &type, &msg, &len, MAX_MSG);
-        if (rc < 0)
-            return rc == -ECONNRESET ? 0 : 1;
+        if (rc < 0) {
+            code = rc == -ECONNRESET ? 0 : 1;
+            break;
+        }
         rc = type == CELL_JOB ? serve_one(fd, &sv, msg, len) : -EBADMSG;
         free(msg);
         if (rc < 0)
-            return 1;
+            break;
     }
+    supervisor_fini(&sv); /* a stopped cell leaves no job cgroup behind */
+    return code;
 }

@@ -7,6 +7,7 @@
 #include "runners/job.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,11 +145,23 @@ void job_encode(const struct job *j, struct buf *b)
     wbuf_u32(b, j->warm);
 }
 
+/* The limits' one bool, read as its byte: a value other than 0 or 1 is no bool (loading it
+ * as one would be undefined), so the message is malformed. */
+static int check_limits(const struct job_limits *l)
+{
+    unsigned char b;
+    _Static_assert(sizeof(l->starved_tle) == 1, "a bool is one byte");
+    memcpy(&b, (const unsigned char *)l + offsetof(struct job_limits, starved_tle), 1);
+    return b > 1 ? -EBADMSG : 0;
+}
+
 int job_decode(struct rbuf *r, struct job *j)
 {
     memset(j, 0, sizeof(*j));
     rbuf_raw(r, &j->limits, sizeof(j->limits));
-    int rc = get_strs(r, &j->argc, &j->argv, JOB_MAX_ARGS);
+    int rc = r->err ? r->err : check_limits(&j->limits);
+    if (rc == 0)
+        rc = get_strs(r, &j->argc, &j->argv, JOB_MAX_ARGS);
     if (rc == 0)
         rc = get_strs(r, &j->nenv, &j->env, JOB_MAX_ARGS);
     uint32_t nfiles = rc == 0 ? rbuf_u32(r) : 0;

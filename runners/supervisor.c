@@ -581,6 +581,16 @@ void supervisor_release(struct supervisor *s, struct job_result *res)
     job_result_fini(res);
 }
 
+void supervisor_fini(struct supervisor *s)
+{
+    char ignored[ERR_LEN];
+    if (s->last_ready)
+        cg_job_destroy(&s->last, ignored);
+    if (s->next_ready)
+        cg_job_destroy(&s->next, ignored);
+    s->last_ready = s->next_ready = false;
+}
+
 static bool exec_error(int e)
 {
     return e == ENOENT || e == EACCES || e == ENOEXEC || e == E2BIG || e == ENOTDIR || e == ELOOP ||

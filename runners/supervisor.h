@@ -56,4 +56,10 @@ int supervisor_run(struct supervisor *s, const struct job *j, struct job_result 
 /* Frees the result's fetched files (held by the supervisor). */
 void supervisor_release(struct supervisor *s, struct job_result *res);
 
+/* Removes the job cgroups s still holds (the last job's, the next one's), when the cell stops:
+ * a cell of the same slot started later begins its own names afresh, and cells started on
+ * demand come and go for the server's whole life. Best effort: what cannot be removed (a
+ * task still leaving) is removed when a leaf of that name is made again (cg_job_create). */
+void supervisor_fini(struct supervisor *s);
+
 #endif

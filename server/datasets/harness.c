@@ -74,8 +74,9 @@ static bool ends_with_word(const char *ls, const char *p, const char *word)
     while (p > ls && (p[-1] == ' ' || p[-1] == '\t'))
         p--;
     size_t n = strlen(word);
+    /* the byte before the word is *(p - n - 1): p[-n - 1] would add a wrapped-around size_t */
     return (size_t)(p - ls) >= n && strncmp(p - n, word, n) == 0 &&
-           (p - n == ls || !ident(p[-n - 1]) || !ident(word[0]));
+           (p - n == ls || !ident(*(p - n - 1)) || !ident(word[0]));
 }
 
 /* Whether entry at p (on the line starting at ls, after pointing past its name and blanks)
@@ -250,9 +251,13 @@ static const char *spec_name(const struct spec *s)
     return slash ? slash + 1 : s->path;
 }
 
+/* Whether blank uses package name (name.Ident). An empty name (a path ending in '/') is never
+ * used: strstr would find "" at every byte, and then past the end. */
 static bool go_uses(const char *blank, const char *name)
 {
     size_t n = strlen(name);
+    if (n == 0)
+        return false;
     for (const char *p = strstr(blank, name); p; p = strstr(p + 1, name))
         if ((p == blank || (!ident(p[-1]) && p[-1] != '.')) && p[n] == '.' && ident(p[n + 1]))
             return true;
@@ -290,7 +295,11 @@ char *harness_go_imports(const char *src)
                 const char *cnl = strchr(close, '\n');
                 next = cnl ? cnl + 1 : close + 1;
             } else {
-                parse_specs(q, (size_t)(e - q), specs, &n);
+                /* `import` then a newline: the spec is on a later line, up to that line's end */
+                const char *qe = q > e ? q + strcspn(q, "\n") : e;
+                parse_specs(q, (size_t)(qe - q), specs, &n);
+                if (qe > e)
+                    next = *qe ? qe + 1 : qe;
             }
         } else {
             memcpy(w, p, (size_t)(next - p));

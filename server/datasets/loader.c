@@ -266,6 +266,8 @@ static int check_id(struct reader *r, const struct json *p)
     const char *id = "";
     long first = 0;
     json_str(json_get(p, "id"), &id);
+    if (!*id) /* a problem is found by its id: "" names none (a source's empty name or task_id) */
+        return loader_bad(&r->c, "id", "must not be empty");
     int added = strset_add(r->ids, id, r->c.where, &first);
     if (added < 0)
         return err_set(r->c.err, -ENOMEM, "out of memory");

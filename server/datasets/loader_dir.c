@@ -6,6 +6,7 @@
  * 1 MiB each.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,9 @@
 #include <unistd.h>
 
 #include "server/datasets/loader_impl.h"
+#include "server/judge/compare.h"
 #include "server/util/slurp.h"
+#include "server/util/strset.h"
 
 #define MAX_TEST_FILE  (1u << 20)
 #define MAX_TESTS_SIZE (8u << 20)
@@ -131,8 +134,8 @@ static int load_problem_dir(const char *dir, const char *slug, struct json **out
     double time_ms = 2000, memory_mb = 256, abs_eps = 1e-6, rel_eps = 1e-6;
     if (!json_is_object(meta))
         rc = err_set(err, -EINVAL, "%.200s: not a JSON object", path);
-    else if (json_get(meta, "id") && !json_str(json_get(meta, "id"), &id))
-        rc = loader_bad(&c, "id", "must be a string");
+    else if (json_get(meta, "id") && (!json_str(json_get(meta, "id"), &id) || !*id))
+        rc = loader_bad(&c, "id", "must be a non-empty string");
     else if (json_get(meta, "language") && !json_str(json_get(meta, "language"), &lang))
         rc = loader_bad(&c, "language", "must be a string");
     else if (json_get(meta, "compare") && !json_str(json_get(meta, "compare"), &mode))
@@ -144,8 +147,16 @@ static int load_problem_dir(const char *dir, const char *slug, struct json **out
     else if ((json_get(meta, "memory_mb") && !json_num(json_get(meta, "memory_mb"), &memory_mb)) ||
              memory_mb < 16 || memory_mb > 16384)
         rc = loader_bad(&c, "memory_mb", "must be a number of MiB, 16..16384");
-    json_num(json_get(meta, "abs_eps"), &abs_eps);
-    json_num(json_get(meta, "rel_eps"), &rel_eps);
+    enum cmp_mode m;
+    if (rc == 0 && (cmp_mode_parse(mode, &m) < 0 || m == CMP_CHECKER))
+        rc = loader_bad(&c, "compare", "a mode: exact, lines, tokens, float, nocase or regex");
+    const char *eps_keys[2] = {"abs_eps", "rel_eps"};
+    double *eps[2] = {&abs_eps, &rel_eps};
+    for (int i = 0; rc == 0 && i < 2; i++) {
+        const struct json *v = json_get(meta, eps_keys[i]);
+        if (v && (!json_num(v, eps[i]) || !(*eps[i] >= 0) || !isfinite(*eps[i])))
+            rc = loader_bad(&c, eps_keys[i], "must be a finite number >= 0");
+    }
     loader_pathf(path, sizeof(path), "%s/statement.md", dir);
     if (rc == 0)
         rc = loader_read_text(path, 1u << 20, &statement, err);
@@ -173,25 +184,52 @@ static int load_problem_dir(const char *dir, const char *slug, struct json **out
     return 0;
 }
 
+/* Ids are unique within a problem set, as within a file: a repeat names both directories. */
+static int check_dir_id(struct strset *ids, const struct json *p, const char *const *names, long i,
+                        char err[ERR_LEN])
+{
+    const char *id = json_get_str(p, "id");
+    long first = 0;
+    int added = strset_add(ids, id ? id : "", i, &first);
+    if (added < 0)
+        return err_set(err, -ENOMEM, "out of memory");
+    if (added == 0)
+        return err_set(err, -EINVAL, "%.120s: duplicate id \"%.60s\" (also %.60s's)", names[i],
+                       id ? id : "", names[first]);
+    return 0;
+}
+
 int loader_read_problem_set(const char *dir, struct json *arr, char err[ERR_LEN])
 {
     struct dirent **ents;
     int n = scandir(dir, &ents, loader_visible, alphasort), rc = 0, count = 0;
     if (n < 0)
         return err_set(err, -errno, "%.200s: %m", dir);
+    struct strset *ids = strset_new();
+    const char **names = calloc((size_t)n + 1, sizeof(*names));
+    if (!ids || !names)
+        rc = err_set(err, -ENOMEM, "out of memory");
     for (int i = 0; i < n; i++) {
         char sub[4096], meta[4200];
         loader_pathf(sub, sizeof(sub), "%s/%s", dir, ents[i]->d_name);
         loader_pathf(meta, sizeof(meta), "%s/problem.json", sub);
         struct json *p = NULL;
+        if (names)
+            names[i] = ents[i]->d_name;
         if (rc == 0 && loader_is_dir(sub) && access(meta, F_OK) == 0 &&
-            (rc = load_problem_dir(sub, ents[i]->d_name, &p, err)) == 0) {
+            (rc = load_problem_dir(sub, ents[i]->d_name, &p, err)) == 0 &&
+            (rc = check_dir_id(ids, p, names, i, err)) == 0) {
             json_push(arr, p);
             count++;
+        } else if (p) {
+            json_free(p);
         }
-        free(ents[i]);
     }
+    for (int i = 0; i < n; i++)
+        free(ents[i]);
     free(ents);
+    free(names);
+    strset_free(ids);
     if (rc == 0 && count == 0)
         rc = err_set(err, -ENOENT, "%.200s: no problem directories (DIR/NAME/problem.json)", dir);
     return rc < 0 ? rc : count;

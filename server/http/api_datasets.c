@@ -8,7 +8,8 @@
  * takes the completion as a continuation of the prompt (cut at the problem's stops) when
  * extra.is_freeform is false, or is missing for a problem that continues by default (the
  * HumanEval family: SandboxFusion's pretrain mode); otherwise it extracts the code (fenced,
- * incomplete fence, heuristic).
+ * incomplete fence, heuristic). Bodies are read by server/http/query; a route then finds the
+ * stored dataset and problem they name.
  *
  * Threads: /list_datasets, /list_ids, /get_prompts and /get_prompt_by_id run whole on a
  * scheduler worker (the HTTP thread only queues them: no SQLite there); their loops walk
@@ -18,14 +19,13 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "server/datasets/dataset.h"
 #include "server/datasets/harness.h"
-#include "server/datasets/loader.h"
+#include "server/http/query.h"
 #include "server/http/render.h"
 #include "server/judge/judge.h"
 
@@ -55,65 +55,26 @@ static void push_id(struct json *arr, const char *id)
         json_push_str(arr, id);
 }
 
-/* Parses a dataset request: the body, its config (an object when present) and dataset name.
- * Replies itself and returns NULL when they are malformed. */
-static struct json *dataset_request(struct api *a, struct http_exchange *x,
-                                    const struct json **config, const char **dataset)
+/* Reads a dataset request's body for route into q (server/http/query). Replies itself (422,
+ * 400 or 500) and returns NULL when it is malformed; else the body, which q borrows from. */
+static struct json *dataset_request(struct api *a, struct http_exchange *x, enum query_route route,
+                                    struct query *q)
 {
     struct json *body = api_read_body(a, x); /* a NUL in it, or not JSON: 422 sent */
     if (!body)
         return NULL;
-    if (!json_is_object(body)) {
-        json_free(body);
-        api_reply_422(a, x, "json_invalid", NULL, NULL, "JSON decode error (an object expected)");
-        return NULL;
-    }
-    *config = json_get(body, "config");
-    if (*config && !json_is_null(*config) && !json_is_object(*config)) {
-        api_reply_422(a, x, "dict_type", "config", NULL, "config must be an object (TestConfig)");
-    } else if (!json_str(json_get(body, "dataset"), dataset)) {
-        api_reply_422(a, x, "missing", "dataset", NULL, "Field required (a dataset id)");
-    } else if (json_get(*config, "custom_extract_logic") &&
-               !json_is_null(json_get(*config, "custom_extract_logic"))) {
-        const char *locs[2] = {"config", "custom_extract_logic"};
-        api_reply_422_at(
-            a, x, "value_error", locs, 2,
-            "custom_extract_logic is not supported: it is Python run on the server, and "
-            "verdict runs no code outside its sandbox; send the code, or extract it "
-            "yourself");
-    } else {
+    struct request_error e;
+    int rc = query_parse(body, route, q, &e);
+    if (rc == 0)
         return body;
-    }
+    if (rc == -EINVAL)
+        api_reply_error(a, x, &e);
+    else if (rc == -EBADMSG)
+        api_reply_detail(a, x, 400, q->detail);
+    else
+        api_reply_detail(a, x, 500, "out of memory");
     json_free(body);
     return NULL;
-}
-
-/* config.provided_data: the problem's row inline (one), or a list of rows, normalised here.
- * Replies itself and returns NULL on an error. */
-static struct json *provided_problems(struct api *a, struct http_exchange *x,
-                                      const struct json *provided, bool one)
-{
-    char err[ERR_LEN];
-    if (one ? !json_is_object(provided) : !json_is_array(provided)) {
-        api_reply_detail(a, x, 400,
-                         one ? "config.provided_data must be one problem row (an object)"
-                             : "config.provided_data must be a list of problem rows");
-        return NULL;
-    }
-    struct json *arr = json_array();
-    for (const struct json *row = one ? provided : json_first(provided); row;
-         row = one ? NULL : json_next(row)) {
-        struct json *p = NULL;
-        if (loader_record(row, NULL, &p, err) < 0) {
-            json_free(arr);
-            char msg[ERR_LEN + 40];
-            snprintf(msg, sizeof(msg), "config.provided_data: %s", err);
-            api_reply_detail(a, x, 400, msg);
-            return NULL;
-        }
-        json_push(arr, p);
-    }
-    return arr;
 }
 
 /* The stored dataset a request names (an alias resolved into name); replies 400 when there
@@ -129,30 +90,24 @@ static bool stored_dataset(struct api *a, struct http_exchange *x, const char *d
     return false;
 }
 
-/* The one problem a request names (body.id), inline or stored. Replies itself and returns
- * NULL on an error. */
-static struct json *request_problem(struct api *a, struct http_exchange *x, const struct json *body,
-                                    const struct json *config, const char *dataset)
+/* The one problem a request names: its provided row, or body.id in the stored dataset.
+ * Replies itself and returns NULL on an error. */
+static struct json *request_problem(struct api *a, struct http_exchange *x, const struct query *q)
 {
-    const struct json *provided = json_get(config, "provided_data");
-    char name[80], id[256];
-    if (provided && !json_is_null(provided)) {
-        struct json *arr = provided_problems(a, x, provided, true);
-        struct json *p = json_dup(json_at(arr, 0));
-        json_free(arr);
-        return p;
-    }
-    if (!stored_dataset(a, x, dataset, name))
+    char name[80];
+    if (q->provided)
+        return json_dup(json_first(q->provided));
+    if (!stored_dataset(a, x, q->dataset, name))
         return NULL;
-    if (!loader_id(json_get(body, "id"), id, sizeof(id))) {
+    if (!q->has_id) {
         api_reply_422(a, x, "missing", "id", NULL,
                       "Field required (the problem's id: a string or an integer)");
         return NULL;
     }
-    struct json *p = dataset_problem(a->cfg.datasets, name, id);
+    struct json *p = dataset_problem(a->cfg.datasets, name, q->id);
     if (!p) {
         char msg[400];
-        snprintf(msg, sizeof(msg), "no problem %.200s in dataset %.120s", id, dataset);
+        snprintf(msg, sizeof(msg), "no problem %.200s in dataset %.120s", q->id, q->dataset);
         api_reply_detail(a, x, 404, msg);
     }
     return p;
@@ -183,37 +138,20 @@ static void list_datasets(struct api *a, struct http_exchange *x)
     api_reply_json(a, x, 200, names);
 }
 
-/* /get_prompts' window: rows i with offset <= i < offset + limit (SandboxFusion's default
- * limit is a million), as the first row and a count (-1: to the end). */
-static void prompt_window(const struct json *body, long *first, long *count)
-{
-    double offset = 0, limit = -1;
-    json_num(json_get(body, "offset"), &offset);
-    bool limited = json_num(json_get(body, "limit"), &limit);
-    double lo = ceil(offset < 0 ? 0 : offset), hi = ceil(offset + limit);
-    *first = (long)fmin(lo, 1e15);
-    *count = !limited ? -1 : hi > lo ? (long)fmin(hi - lo, 1e15) : 0;
-}
-
 /* /list_ids and /get_prompts: every problem's id or Prompt (a window of them for prompts),
  * inline or stored; ids of a stored dataset come from its index, not its documents. */
 static void list_problems(struct api *a, struct http_exchange *x, bool ids)
 {
-    const struct json *config;
-    const char *dataset;
-    struct json *body = dataset_request(a, x, &config, &dataset);
+    struct query q;
+    struct json *body = dataset_request(a, x, ids ? QUERY_IDS : QUERY_PROMPTS, &q);
     if (!body)
         return;
-    long first = 0, count = -1;
-    if (!ids)
-        prompt_window(body, &first, &count);
-    const struct json *provided = json_get(config, "provided_data");
+    long first = ids ? 0 : q.first, count = ids ? -1 : q.count;
     struct json *out = NULL, *ps = NULL;
     char name[80];
-    if (provided && !json_is_null(provided)) {
-        if ((ps = provided_problems(a, x, provided, false)))
-            out = json_array();
-        const struct json *p = json_first(ps);
+    if (q.provided) {
+        out = json_array();
+        const struct json *p = json_first(q.provided);
         for (long i = 0; p && i < first; i++) /* to the window's first row */
             p = json_next(p);
         for (long n = 0; out && p && (count < 0 || n < count); p = json_next(p), n++) {
@@ -224,7 +162,7 @@ static void list_problems(struct api *a, struct http_exchange *x, bool ids)
             else
                 json_push(out, prompt_of(p));
         }
-    } else if (stored_dataset(a, x, dataset, name)) {
+    } else if (stored_dataset(a, x, q.dataset, name)) {
         out = json_array();
         if (ids) {
             struct json *all = dataset_ids(a->cfg.datasets, name);
@@ -241,6 +179,7 @@ static void list_problems(struct api *a, struct http_exchange *x, bool ids)
         }
     }
     json_free(ps);
+    query_fini(&q);
     json_free(body);
     if (out)
         api_reply_json(a, x, 200, out);
@@ -258,12 +197,12 @@ static void get_prompts(struct api *a, struct http_exchange *x)
 
 static void get_prompt_by_id(struct api *a, struct http_exchange *x)
 {
-    const struct json *config;
-    const char *dataset;
-    struct json *body = dataset_request(a, x, &config, &dataset);
+    struct query q;
+    struct json *body = dataset_request(a, x, QUERY_PROMPT, &q);
     if (!body)
         return;
-    struct json *p = request_problem(a, x, body, config, dataset);
+    struct json *p = request_problem(a, x, &q);
+    query_fini(&q);
     json_free(body);
     if (p)
         api_reply_json(a, x, 200, prompt_of(p));
@@ -432,40 +371,33 @@ static void submit_work(void *arg)
  * problem so that a CPU worker never waits for a GPU cell. */
 static void submit_route(struct api *a, struct http_exchange *x)
 {
-    const struct json *config, *extra;
-    const char *dataset, *completion, *language = NULL;
-    struct json *body = dataset_request(a, x, &config, &dataset);
+    struct query q;
+    struct json *body = dataset_request(a, x, QUERY_SUBMIT, &q);
     if (!body)
         return;
-    if (!json_str(json_get(body, "completion"), &completion)) {
-        api_reply_422(a, x, "missing", "completion", NULL, "Field required (a string)");
-        json_free(body);
-        return;
-    }
-    struct json *p = request_problem(a, x, body, config, dataset);
+    struct json *p = request_problem(a, x, &q);
     struct submit_work *w = p ? calloc(1, sizeof(*w)) : NULL;
     if (!w) {
         if (p)
             api_reply_detail(a, x, 500, "out of memory");
         json_free(p);
+        query_fini(&q);
         json_free(body);
         return;
     }
     *w = (struct submit_work){.api = a, .x = x, .problem = p};
     if (!a->cfg.datasets ||
-        !dataset_resolve(a->cfg.datasets, dataset, w->dataset, sizeof(w->dataset)))
-        snprintf(w->dataset, sizeof(w->dataset), "%s", dataset);
-    json_str(json_get(config, "language"), &language);
+        !dataset_resolve(a->cfg.datasets, q.dataset, w->dataset, sizeof(w->dataset)))
+        snprintf(w->dataset, sizeof(w->dataset), "%s", q.dataset);
     /* SandboxFusion's default is the prompt's continuation for the HumanEval family and
      * extraction for the others (MBPP, stdin/stdout problems) */
-    bool continues = false, freeform;
+    bool continues = false;
     json_bool(json_get(p, "continues"), &continues);
-    freeform = !continues;
-    extra = json_get(config, "extra");
-    json_bool(json_get(extra, "is_freeform"), &freeform);
+    bool freeform = q.freeform < 0 ? !continues : q.freeform == 1;
     char err[ERR_LEN];
-    int rc = harness_build(w->problem, completion, language,
+    int rc = harness_build(w->problem, q.completion, q.language,
                            freeform ? HARNESS_EXTRACT : HARNESS_CONTINUE, &w->h, err);
+    query_fini(&q);
     json_free(body);
     if (rc < 0) {
         api_reply_422(a, x, "value_error", "config", "language", err);

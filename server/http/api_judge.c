@@ -30,8 +30,7 @@
 #include "server/http/request.h"
 #include "server/util/sha256.h"
 
-#define MAX_BATCH         4096 /* items in one /v1/judge/batch request */
-#define API_LATE_MARGIN_S 1.0  /* a /run_code answer's slack before its client's timeout */
+#define API_LATE_MARGIN_S 1.0 /* a /run_code answer's slack before its client's timeout */
 
 /* ---- /run_code and /v1/judge ------------------------------------------------------------ */
 
@@ -106,8 +105,11 @@ static void judge_route(struct api *a, struct http_exchange *x, enum request_sha
         /* veRL waits compile_timeout + run_timeout + 10 s and retries on 504: a request
          * that could not be answered in that time if it started now (its run taking up to
          * the backstop) is answered 504 while the client still listens. CPU work starts on
-         * a cell of its own at once, up to --max-cells (SCHED_WALL's workers). */
-        kind = req->lang->needs_gpu ? SCHED_GPU : SCHED_WALL;
+         * a cell of its own at once, up to --max-cells (SCHED_WALL's workers). So does a
+         * GPU language on a server without GPUs: it is answered SandboxError at once, and
+         * would otherwise wait for one of verdict API's workers (the scheduler's fallback
+         * for a class without workers) behind their long compiles, until 504. */
+        kind = req->lang->needs_gpu && a->cfg.gpus > 0 ? SCHED_GPU : SCHED_WALL;
         w->start_by = w->queued_at + (double)req->compile_limits.cpu_ms / 1000.0 + 10.0 -
                       (double)(req->limits.backstop_ms - req->limits.wall_ms) / 1000.0 -
                       API_LATE_MARGIN_S;
@@ -309,12 +311,12 @@ void api_judge_batch(struct api *a, struct http_exchange *x)
     struct json *body = api_read_body(a, x);
     if (!body)
         return;
-    const struct json *items = json_get(body, "items");
-    int n = json_len(items);
-    if (!json_is_array(items) || n == 0 || n > MAX_BATCH) {
+    const struct json *items;
+    struct request_error e;
+    int n = request_batch_items(body, &items, &e);
+    if (n < 0) {
         json_free(body);
-        api_reply_422(a, x, "list_type", "items", NULL,
-                      "items must be a list of 1 to 4096 programs");
+        api_reply_error(a, x, &e);
         return;
     }
     /* A stopping server answers the whole batch 503 before its stream begins, so that a

@@ -1,11 +1,13 @@
 /*
- * client: request out with one write loop, status line and headers read up to the blank line
- * (each line and the whole head at most MAX_HEADER bytes), then the body by Content-Length,
- * chunked transfer coding or until the server closes (at most MAX_REPLY bytes; a chunk size
- * that would pass it is refused before anything is read or allocated).
+ * client: request out with one write loop, then the reply read by client_reply (the state
+ * machine of client_internal.h): each recv's bytes are fed to it, and what it leaves (an
+ * incomplete line) waits in c->in for the next. The head is at most CLIENT_MAX_HEADER bytes and
+ * the body, by Content-Length, chunked transfer coding or until the server closes, at most
+ * CLIENT_MAX_REPLY (a length or chunk size past it is refused before its bytes are read).
  */
 #include "server/http/client.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -20,9 +22,10 @@
 #include <unistd.h>
 
 #include "runners/buf.h"
+#include "server/http/client_internal.h"
 
-#define MAX_REPLY  (256u << 20)
-#define MAX_HEADER (64u << 10)
+/* c->in holds what a reply has not consumed: at most an incomplete line and one recv's bytes. */
+#define MAX_PENDING (CLIENT_MAX_HEADER + (256u << 10))
 
 struct client {
     char host[256];
@@ -48,7 +51,7 @@ int client_new(const char *url, struct client **out, char err[ERR_LEN])
     snprintf(c->host, sizeof(c->host), "%.*s", (int)(colon - p), p);
     snprintf(c->port, sizeof(c->port), "%.*s", (int)(end - colon - 1), colon + 1);
     c->fd = -1;
-    buf_init(&c->in, MAX_REPLY + MAX_HEADER);
+    buf_init(&c->in, MAX_PENDING);
     *out = c;
     return 0;
 }
@@ -59,7 +62,7 @@ static void disconnect(struct client *c)
         close(c->fd);
     c->fd = -1;
     buf_fini(&c->in); /* and its sticky error: the next connection starts clean */
-    buf_init(&c->in, MAX_REPLY + MAX_HEADER);
+    buf_init(&c->in, MAX_PENDING);
 }
 
 static int connect_to(struct client *c, int timeout_s, char err[ERR_LEN])
@@ -120,127 +123,256 @@ static ssize_t fill(struct client *c)
     }
 }
 
-/* Waits until c->in holds a line ending at or after from; returns its end (past "\r\n").
- * A line (or header block) longer than MAX_HEADER is a protocol error. */
-static ssize_t need_line(struct client *c, size_t from)
+/* ---- the reply reader (client_internal.h) ------------------------------------------------ */
+
+void client_reply_init(struct client_reply *r, size_t max_head, size_t max_body)
 {
-    for (;;) {
-        char *nl = c->in.len > from ? memmem(c->in.data + from, c->in.len - from, "\r\n", 2) : NULL;
-        if (nl)
-            return nl - c->in.data + 2;
-        if (c->in.len - from > MAX_HEADER)
-            return -EPROTO;
-        ssize_t r = fill(c);
-        if (r <= 0)
-            return r == 0 ? -ECONNRESET : r;
-    }
+    *r = (struct client_reply){.state = REPLY_HEAD, .max_head = max_head};
+    buf_init(&r->body, max_body);
 }
 
-static int need_bytes(struct client *c, size_t n)
+void client_reply_fini(struct client_reply *r)
 {
-    while (c->in.len < n) {
-        ssize_t r = fill(c);
-        if (r <= 0)
-            return r == 0 ? -ECONNRESET : (int)r;
+    buf_fini(&r->body);
+}
+
+bool client_reply_done(const struct client_reply *r)
+{
+    return r->err == 0 && r->state == REPLY_DONE;
+}
+
+static ssize_t reply_fail(struct client_reply *r, int err)
+{
+    return r->err = err;
+}
+
+/* Whether the n bytes at v hold tok (ASCII case-insensitive). */
+static bool has_token(const char *v, size_t n, const char *tok)
+{
+    size_t t = strlen(tok);
+    for (size_t i = 0; i + t <= n; i++)
+        if (strncasecmp(v + i, tok, t) == 0)
+            return true;
+    return false;
+}
+
+/* A header line's value, when the line is `name: value`; blanks around it trimmed. */
+static bool header_value(const char *line, size_t n, const char *name, const char **v, size_t *vn)
+{
+    size_t k = strlen(name);
+    if (n <= k || line[k] != ':' || strncasecmp(line, name, k) != 0)
+        return false;
+    const char *p = line + k + 1, *e = line + n;
+    while (p < e && (*p == ' ' || *p == '\t'))
+        p++;
+    while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+        e--;
+    *v = p;
+    *vn = (size_t)(e - p);
+    return true;
+}
+
+/* "HTTP/1.x NNN[ reason]" into r->status (100..599). */
+static int status_line(struct client_reply *r, const char *line, size_t n)
+{
+    if (n < 12 || memcmp(line, "HTTP/1.", 7) != 0 || !isdigit((unsigned char)line[7]) ||
+        line[8] != ' ' || (n > 12 && line[12] != ' '))
+        return -EPROTO;
+    int status = 0;
+    for (int i = 9; i < 12; i++) {
+        if (!isdigit((unsigned char)line[i]))
+            return -EPROTO;
+        status = status * 10 + (line[i] - '0');
+    }
+    if (status < 100 || status > 599)
+        return -EPROTO;
+    r->status = status;
+    return 0;
+}
+
+/* Digits only (a repeat must agree): a length past UINT64_MAX is malformed, not "none". */
+static int content_length(struct client_reply *r, const char *v, size_t n)
+{
+    uint64_t len = 0;
+    if (n == 0)
+        return -EPROTO;
+    for (size_t i = 0; i < n; i++) {
+        if (!isdigit((unsigned char)v[i]) || len > (UINT64_MAX - 9) / 10)
+            return -EPROTO;
+        len = len * 10 + (uint64_t)(v[i] - '0');
+    }
+    if (r->has_length && r->length != len)
+        return -EPROTO;
+    r->has_length = true;
+    r->length = len;
+    return 0;
+}
+
+static int header_line(struct client_reply *r, const char *line, size_t n)
+{
+    const char *v;
+    size_t vn;
+    if (r->status == 0)
+        return status_line(r, line, n);
+    if (header_value(line, n, "Content-Length", &v, &vn))
+        return content_length(r, v, vn);
+    if (header_value(line, n, "Transfer-Encoding", &v, &vn) && has_token(v, vn, "chunked"))
+        r->chunked = true;
+    else if (header_value(line, n, "Connection", &v, &vn) && has_token(v, vn, "close"))
+        r->close_after = true;
+    return 0;
+}
+
+/* The blank line after the headers: how the body is delimited (RFC 9112 §6.3). */
+static int head_end(struct client_reply *r)
+{
+    if (r->status == 0)
+        return -EPROTO;
+    if (r->status < 200) { /* an interim reply (100 Continue): the real one follows */
+        bool close_after = r->close_after;
+        size_t max_head = r->max_head;
+        struct buf body = r->body;
+        *r = (struct client_reply){.state = REPLY_HEAD, .max_head = max_head, .body = body};
+        r->close_after = close_after;
+        return 0;
+    }
+    r->line_bytes = 0;
+    if (r->status == 204 || r->status == 304) {
+        r->state = REPLY_DONE;
+    } else if (r->chunked) {
+        r->state = REPLY_CHUNK_SIZE;
+    } else if (r->has_length) {
+        if (r->length > r->body.max)
+            return -EFBIG;
+        r->left = r->length;
+        r->state = r->length ? REPLY_LENGTH : REPLY_DONE;
+    } else {
+        r->state = REPLY_CLOSE;
+        r->close_after = true;
     }
     return 0;
 }
 
-struct head {
-    int status;
-    size_t content_length; /* (size_t)-1: none */
-    bool chunked, close_after;
-};
-
-/* The status line and headers, up to the blank line (consumed). */
-static int read_head(struct client *c, struct head *h)
+/* A chunk-size line: hex digits, then nothing, blanks or ";extensions". */
+static int chunk_size(struct client_reply *r, const char *line, size_t n)
 {
-    *h = (struct head){.content_length = (size_t)-1};
-    for (size_t at = 0;;) {
-        ssize_t end = need_line(c, at);
-        if (end < 0)
-            return (int)end;
-        if ((size_t)end == at + 2) {
-            buf_consume(&c->in, (size_t)end);
-            return 0;
-        }
-        if ((size_t)end > MAX_HEADER)
+    uint64_t size = 0;
+    size_t i = 0;
+    for (; i < n && isxdigit((unsigned char)line[i]); i++) {
+        if (size >> 60)
             return -EPROTO;
-        const char *line = c->in.data + at;
-        char *num_end;
-        if (at == 0 && sscanf(line, "HTTP/1.%*d %d", &h->status) != 1)
-            return -EPROTO;
-        if (strncasecmp(line, "Content-Length:", 15) == 0) {
-            const char *v = line + 15 + strspn(line + 15, " \t");
-            h->content_length = strtoul(v, &num_end, 10);
-            if (num_end == v || *v < '0' || *v > '9')
-                return -EPROTO;
-        } else if (strncasecmp(line, "Transfer-Encoding:", 18) == 0 && strstr(line, "chunked")) {
-            h->chunked = true;
-        } else if (strncasecmp(line, "Connection:", 11) == 0 && strcasestr(line, "close")) {
-            h->close_after = true;
-        }
-        at = (size_t)end;
+        int d = isdigit((unsigned char)line[i]) ? line[i] - '0' : (line[i] | 0x20) - 'a' + 10;
+        size = size << 4 | (uint64_t)d;
+    }
+    if (i == 0 || (i < n && line[i] != ';' && line[i] != ' ' && line[i] != '\t'))
+        return -EPROTO;
+    if (size > r->body.max - r->body.len)
+        return -EFBIG;
+    r->line_bytes = 0;
+    r->left = size;
+    r->state = size ? REPLY_CHUNK_DATA : REPLY_TRAILER;
+    return 0;
+}
+
+/* One CRLF-terminated line (without its CRLF) in a line state. */
+static int on_line(struct client_reply *r, const char *line, size_t n)
+{
+    switch (r->state) {
+    case REPLY_HEAD:
+        return n == 0 ? head_end(r) : header_line(r, line, n);
+    case REPLY_CHUNK_SIZE:
+        return chunk_size(r, line, n);
+    case REPLY_TRAILER:
+        if (n == 0)
+            r->state = REPLY_DONE;
+        return 0;
+    default:
+        return -EPROTO;
     }
 }
 
-/* A chunked body into body (capped at MAX_REPLY). */
-static int read_chunked(struct client *c, struct buf *body)
+/* Body bytes (LENGTH, CHUNK_DATA, CLOSE): as many as are here and wanted. */
+static size_t body_bytes(struct client_reply *r, const char *data, size_t len)
 {
-    for (;;) {
-        ssize_t le = need_line(c, 0);
-        if (le < 0)
-            return (int)le;
-        char *end;
-        unsigned long long size = strtoull(c->in.data, &end, 16);
-        if (end == c->in.data)
-            return -EPROTO;
-        buf_consume(&c->in, (size_t)le);
-        if (size == 0) {
-            ssize_t t = need_line(c, 0); /* the trailer's blank line */
-            if (t < 0)
-                return (int)t;
-            buf_consume(&c->in, (size_t)t);
-            return 0;
-        }
-        if (size > MAX_REPLY - body->len)
-            return -EFBIG;
-        int rc = need_bytes(c, (size_t)size + 2);
-        if (rc < 0 || buf_append(body, c->in.data, (size_t)size) < 0)
-            return rc < 0 ? rc : body->err;
-        buf_consume(&c->in, (size_t)size + 2);
-    }
+    size_t take = r->state == REPLY_CLOSE || r->left > len ? len : (size_t)r->left;
+    buf_append(&r->body, data, take);
+    if (r->state != REPLY_CLOSE && (r->left -= take) == 0)
+        r->state = r->state == REPLY_LENGTH ? REPLY_DONE : REPLY_CHUNK_END;
+    return take;
 }
 
-/* One reply: the head, then the body by Content-Length, chunks, or until the server closes. */
+ssize_t client_reply_feed(struct client_reply *r, const char *data, size_t len)
+{
+    size_t used = 0;
+    while (r->err == 0 && used < len && r->state != REPLY_DONE) {
+        const char *p = data + used;
+        size_t avail = len - used;
+        if (r->state == REPLY_LENGTH || r->state == REPLY_CHUNK_DATA || r->state == REPLY_CLOSE) {
+            used += body_bytes(r, p, avail);
+            if (r->body.err)
+                return reply_fail(r, r->body.err);
+        } else if (r->state == REPLY_CHUNK_END) {
+            if (avail < 2 && *p == '\r')
+                return (ssize_t)used; /* the LF is yet to come */
+            if (avail < 2 || memcmp(p, "\r\n", 2) != 0)
+                return reply_fail(r, -EPROTO);
+            used += 2;
+            r->state = REPLY_CHUNK_SIZE;
+        } else {
+            const char *nl = memmem(p, avail, "\r\n", 2);
+            size_t n = nl ? (size_t)(nl - p) + 2 : avail;
+            if (r->line_bytes + n > r->max_head)
+                return reply_fail(r, -EPROTO);
+            if (!nl)
+                return (ssize_t)used; /* an incomplete line: fed again with more */
+            r->line_bytes += n;
+            used += n;
+            int rc = on_line(r, p, n - 2);
+            if (rc < 0)
+                return reply_fail(r, rc);
+        }
+    }
+    return r->err ? r->err : (ssize_t)used;
+}
+
+int client_reply_eof(struct client_reply *r)
+{
+    if (r->err)
+        return r->err;
+    if (r->state == REPLY_CLOSE)
+        r->state = REPLY_DONE;
+    return r->state == REPLY_DONE ? 0 : -ECONNRESET;
+}
+
+/* One reply: the bytes already read, then more as they arrive, until it is complete. */
 static int read_reply(struct client *c, int *status, char **reply, size_t *len)
 {
-    struct head h;
-    int rc = read_head(c, &h);
-    if (rc < 0)
-        return rc;
-    *status = h.status;
-    struct buf body;
-    buf_init(&body, MAX_REPLY);
-    if (h.chunked) {
-        rc = read_chunked(c, &body);
-    } else if (h.content_length != (size_t)-1) {
-        rc = h.content_length > MAX_REPLY ? -EFBIG : need_bytes(c, h.content_length);
-        if (rc == 0 && buf_append(&body, c->in.data, h.content_length) == 0)
-            buf_consume(&c->in, h.content_length);
-    } else { /* until the server closes */
-        while ((rc = (int)fill(c)) > 0)
-            ;
-        if (rc == 0)
-            buf_append(&body, c->in.data, c->in.len);
-        h.close_after = true;
+    struct client_reply r;
+    client_reply_init(&r, CLIENT_MAX_HEADER, CLIENT_MAX_REPLY);
+    int rc = 0;
+    for (;;) {
+        ssize_t used = client_reply_feed(&r, c->in.data, c->in.len);
+        if (used < 0) {
+            rc = (int)used;
+            break;
+        }
+        buf_consume(&c->in, (size_t)used);
+        if (client_reply_done(&r))
+            break;
+        ssize_t got = fill(c);
+        if (got == 0 && (rc = client_reply_eof(&r)) == 0)
+            break;
+        if (got <= 0) {
+            rc = got < 0 ? (int)got : rc;
+            break;
+        }
     }
-    if (rc == 0 && body.err)
-        rc = body.err;
-    if (rc == 0 && !(*reply = buf_take(&body, len)))
+    *status = r.status;
+    if (rc == 0 && !(*reply = buf_take(&r.body, len)))
         rc = -ENOMEM;
-    buf_fini(&body);
-    if (rc == 0 && h.close_after)
+    bool close_after = r.close_after;
+    client_reply_fini(&r);
+    if (rc == 0 && close_after)
         disconnect(c);
     return rc;
 }

@@ -549,6 +549,16 @@ int request_parse(const struct lang_set *langs, const struct json *body, enum re
     return 0;
 }
 
+int request_batch_items(const struct json *body, const struct json **items, struct request_error *e)
+{
+    *items = json_get(body, "items");
+    int n = json_len(*items);
+    if (!json_is_array(*items) || n == 0 || n > REQUEST_MAX_BATCH)
+        return request_fail(e, "list_type", "items must be a list of 1 to 4096 programs", "items",
+                            NULL, NULL);
+    return n;
+}
+
 /* ---- /run_jupyter ------------------------------------------------------------------------- */
 
 /* A number of seconds in [0 or >0, REQUEST_MAX_TIMEOUT_S], def when absent or null. */

@@ -44,6 +44,13 @@ struct request_error {
 int request_parse(const struct lang_set *langs, const struct json *body, enum request_shape shape,
                   struct judge_request **out, struct request_error *e);
 
+/* /v1/judge/batch's body: {"items": [1 to REQUEST_MAX_BATCH items]}, each item a
+ * REQUEST_JUDGE body (with an optional id) for request_parse. Returns the number of items with
+ * *items the array (borrowed from body), or -EINVAL with e filled. O(items). */
+#define REQUEST_MAX_BATCH 4096
+int request_batch_items(const struct json *body, const struct json **items,
+                        struct request_error *e);
+
 /* ---- /run_jupyter (SandboxFusion's RunJupyterRequest) ---------------------------------------
  * The cells run in one Python process, the notebook driver (languages/python/jupyter.py,
  * embedded as verdict_jupyter_driver), as the python template's program; the cells and the

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "server/util/regex.h"
 
@@ -100,6 +99,16 @@ static size_t count_lines(const char *t, size_t n)
     return last;
 }
 
+/* Whether a[0..n) and b[0..n) are the same bytes but for ASCII case (NUL bytes included:
+ * strncasecmp would stop at the first one). */
+static bool same_nocase(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i]))
+            return false;
+    return true;
+}
+
 static bool lines_equal(const char *w, size_t wl, const char *g, size_t gl, bool nocase,
                         char why[CMP_WHY])
 {
@@ -112,7 +121,7 @@ static bool lines_equal(const char *w, size_t wl, const char *g, size_t gl, bool
             next_line(&cw, &a, &an);
         if (i <= ng)
             next_line(&cg, &b, &bn);
-        bool same = an == bn && (nocase ? strncasecmp(a, b, an) == 0 : memcmp(a, b, an) == 0);
+        bool same = an == bn && (nocase ? same_nocase(a, b, an) : memcmp(a, b, an) == 0);
         if (i > nw || i > ng || !same) {
             if (i > nw)
                 snprintf(why, CMP_WHY, "line %zu: expected end of output, got more", i);

@@ -7,6 +7,7 @@
  * struct lang; a set owns its languages.
  */
 #include "server/judge/lang.h"
+#include "server/judge/lang_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -83,8 +84,8 @@ static char *expand(struct ctx *c, const char *s)
 static int check_fields(struct ctx *c, const char *where, const struct json *obj,
                         const char *const *allowed)
 {
-    for (int i = 0; i < json_members(obj); i++) {
-        const char *key = json_key(json_member(obj, i));
+    for (const struct json *m = json_first(obj); m; m = json_next(m)) { /* O(1) a step */
+        const char *key = json_key(m);
         bool ok = false;
         for (const char *const *a = allowed; *a && !ok; a++)
             ok = strcmp(*a, key) == 0;
@@ -117,9 +118,10 @@ static int get_strings(struct ctx *c, const struct json *obj, const char *key, c
     if (!v)
         return fail(c, field, "out of memory");
     *out = v;
-    for (int i = 0; i < len; i++) {
+    int i = 0;
+    for (const struct json *e = json_first(a); e; e = json_next(e), i++) { /* O(1) a step */
         const char *s;
-        if (!json_str(json_at(a, i), &s))
+        if (!json_str(e, &s))
             return fail(c, field, "element %d is not a string", i);
         if (!(v[i] = expand(c, s)))
             return fail(c, field, "out of memory");
@@ -688,6 +690,12 @@ const struct lang *lang_find(const struct lang_set *set, const char *name)
 int lang_count(const struct lang_set *set)
 {
     return set ? set->n : 0;
+}
+
+void lang_set_available(struct lang_set *set)
+{
+    for (int i = 0; i < set->n; i++)
+        set->langs[i]->available = true;
 }
 
 const struct lang *lang_at(const struct lang_set *set, int i)
