@@ -157,6 +157,92 @@ def test_cells_grow_on_demand_and_shrink_when_idle():
     assert code == 0 and not left
 
 
+def job_cgroups(pid):
+    """The job cgroups (leaves) beneath the server's verdict-<pid> directories, every
+    hierarchy (read only)."""
+    mounts = []
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            pre, _, post = line.partition(" - ")
+            fs = post.split()
+            if fs and fs[0] in ("cgroup", "cgroup2"):
+                mounts.append((fs[0], pre.split()[3], pre.split()[4], set(fs[2].split(","))))
+    leaves = set()
+    with open(f"/proc/{pid}/cgroup") as f:
+        for line in f:
+            _, ctrls, path = line.rstrip("\n").split(":", 2)
+            if os.path.basename(path).startswith("verdict-server-"):
+                path = os.path.dirname(path)
+            for fstype, root, point, opts in mounts:
+                if (fstype == "cgroup2") == (ctrls == "") and set(ctrls.split(",")) - {""} <= opts \
+                        and (root == "/" or path.startswith(root)):
+                    d = os.path.join(point + (path[len(root):] if root != "/" else path),
+                                     f"verdict-{pid}")
+                    if os.path.isdir(d):
+                        leaves |= {os.path.join(os.path.realpath(d), n) for n in os.listdir(d)
+                                   if os.path.isdir(os.path.join(d, n))}
+    return leaves
+
+
+def test_a_cell_started_again_is_charged_nothing_of_the_last():
+    """Cells beyond the warm one stop when idle and start again in the same slots: a cell
+    that stopped leaves no job cgroup behind, and the next cell of its slot charges its first
+    job nothing of the last one's. Before, a slot's new cell reopened the old cell's leaf with
+    its CPU counter (two seconds of busy loops here) and charged it to its first job: a
+    print() with run_timeout 1 came back TimeLimitExceeded with empty stdout, and a past OOM
+    kill made the next program MLE."""
+    if os.geteuid() != 0:
+        pytest.skip("the sandbox needs root")
+    s = Server(cells=1, extra=["--max-cells", "4", "--cell-idle", "1"])
+    try:
+        warm = job_cgroups(s.proc.pid)
+        spin = [dict(body("while True:\n    pass"), run_timeout=2) for _ in range(4)]
+        assert all(j["run_result"]["status"] == "TimeLimitExceeded"
+                   for _, j, _ in post_all(s, spin))
+        for _ in range(100):  # idle for --cell-idle: back to the warm one
+            if len(cell_pids(s.proc.pid)) == 1 and job_cgroups(s.proc.pid) == warm:
+                break
+            time.sleep(0.1)
+        assert len(cell_pids(s.proc.pid)) == 1
+        assert job_cgroups(s.proc.pid) == warm, "stopped cells left their job cgroups"
+        quick = [dict(body("import time\ntime.sleep(0.3)\nprint('wrong')"), run_timeout=1)
+                 for _ in range(8)]
+        for st, j, _ in post_all(s, quick):
+            assert st == 200 and j["run_result"]["stdout"] == "wrong\n", j
+            assert j["run_result"]["cpu_time"] < 1, j
+    finally:
+        code, left = s.stop()
+    assert code == 0 and not left
+
+
+def test_gpu_language_without_gpu_does_not_wait_behind_judge_work():
+    """On a server without GPUs a python_gpu /run_code is SandboxError ("no GPU") at once,
+    even while verdict API's only worker is busy: it used to wait for that worker (the
+    scheduler's fallback for a class without workers) and be answered 504."""
+    if os.geteuid() != 0:
+        pytest.skip("the sandbox needs root")
+    s = Server(cells=1)
+    try:
+        langs = {l["name"]: l for l in s.get_json("/v1/languages")}
+        if langs["python_gpu"]["runnable"]:
+            pytest.skip("this server has a GPU")
+        slow = {"code": "import time\ntime.sleep(6)\nprint(input())", "language": "python",
+                "tests": [{"stdin": "x", "expected": "x"}], "limits": {"wall_ms": 20000}}
+        with concurrent.futures.ThreadPoolExecutor(1) as ex:
+            held = ex.submit(requests.post, s.url + "/v1/judge", json=slow, timeout=120)
+            time.sleep(1)  # the judge job holds verdict API's only worker
+            r = requests.post(s.url + "/run_code", timeout=60,
+                              json=dict(body("print(1)"), language="python_gpu",
+                                        compile_timeout=1))
+            assert not held.done(), "the judge job ended before the GPU request was answered"
+            assert r.status_code == 200, r.text
+            assert r.json()["status"] == "SandboxError" and "GPU" in r.json()["message"], r.text
+            assert held.result().status_code == 200
+    finally:
+        code, left = s.stop()
+    assert code == 0 and not left
+
+
 def test_request_that_cannot_start_in_time_is_504_while_its_client_listens():
     """One cell at most: a second request waits behind a 4 s run. Its client waits
     compile_timeout (1) + run_timeout (4) + 10 s; a run may take up to run_timeout + 8 s, so
