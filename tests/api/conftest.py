@@ -29,6 +29,50 @@ def load_example(relpath):
     return module
 
 
+def wait_for(what, cond, timeout=60, step=0.05):
+    """Polls cond() (bounded) until it returns something true, and returns that; fails
+    naming what."""
+    deadline = time.monotonic() + timeout
+    while True:
+        v = cond()
+        if v:
+            return v
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(step)
+
+
+def exit_77_when_all_skipped(session, exitstatus):
+    """A pytest_sessionfinish for suites whose ctest entry skips on 77: every test skipped
+    (no root, a missing tool) ends the run with 77 rather than a pass."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    stats = reporter.stats if reporter else {}
+    if exitstatus == 0 and stats.get("skipped") and not stats.get("passed"):
+        session.exitstatus = 77
+
+
+def server_cgroups(pid):
+    """The cgroup trees verdict makes for server `pid`: "verdict-<pid>" beneath the server's
+    own cgroup in each v1 hierarchy (or v2's, and its "verdict-server-<pid>" leaf), those
+    that exist now (runners/cgroup.c)."""
+    dirs = []
+    try:
+        with open(f"/proc/{pid}/cgroup") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return dirs
+    for line in lines:
+        _, ctrls, path = line.split(":", 2)
+        if os.path.basename(path) == f"verdict-server-{pid}":  # v2: it moved into this leaf
+            path = os.path.dirname(path)
+        for ctrl in ctrls.split(","):
+            base = os.path.join("/sys/fs/cgroup", ctrl.replace("name=", "") or "unified")
+            for name in (f"verdict-{pid}", f"verdict-server-{pid}"):
+                d = os.path.normpath(f"{base}/{path}/{name}")
+                if os.path.isdir(d) and d not in dirs:
+                    dirs.append(d)
+    return dirs
+
+
 def cell_pids(parent):
     """Cells of the server `parent` (its children running `verdict __cell`)."""
     pids = set()

@@ -9,13 +9,12 @@ import os
 import shutil
 import subprocess
 import tempfile
-import time
 import uuid
 
 import pytest
 import requests
 
-from conftest import Server
+from conftest import Server, wait_for
 
 DATA = next((d for d in (os.environ.get("VERDICT_TEST_DATA"),
                          os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../shared/datasets"),
@@ -27,17 +26,6 @@ ECHO = "print(input())"
 def needs_root():
     if os.geteuid() != 0:
         pytest.skip("the sandbox needs root")
-
-
-def wait_for(what, cond, timeout=60, step=0.1):
-    """Polls cond() (bounded) until it returns something true; fails naming what."""
-    deadline = time.monotonic() + timeout
-    while True:
-        v = cond()
-        if v:
-            return v
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(step)
 
 
 def store_health(s):

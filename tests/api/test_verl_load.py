@@ -19,7 +19,7 @@ import time
 import pytest
 import requests
 
-from conftest import Server, cell_pids
+from conftest import Server, cell_pids, server_cgroups
 
 # veRL's CPU-bound case: a DP of ~1.2e8 steps, far beyond 10 s of CPU for Python.
 DP = """
@@ -160,28 +160,9 @@ def test_cells_grow_on_demand_and_shrink_when_idle():
 def job_cgroups(pid):
     """The job cgroups (leaves) beneath the server's verdict-<pid> directories, every
     hierarchy (read only)."""
-    mounts = []
-    with open("/proc/self/mountinfo") as f:
-        for line in f:
-            pre, _, post = line.partition(" - ")
-            fs = post.split()
-            if fs and fs[0] in ("cgroup", "cgroup2"):
-                mounts.append((fs[0], pre.split()[3], pre.split()[4], set(fs[2].split(","))))
-    leaves = set()
-    with open(f"/proc/{pid}/cgroup") as f:
-        for line in f:
-            _, ctrls, path = line.rstrip("\n").split(":", 2)
-            if os.path.basename(path).startswith("verdict-server-"):
-                path = os.path.dirname(path)
-            for fstype, root, point, opts in mounts:
-                if (fstype == "cgroup2") == (ctrls == "") and set(ctrls.split(",")) - {""} <= opts \
-                        and (root == "/" or path.startswith(root)):
-                    d = os.path.join(point + (path[len(root):] if root != "/" else path),
-                                     f"verdict-{pid}")
-                    if os.path.isdir(d):
-                        leaves |= {os.path.join(os.path.realpath(d), n) for n in os.listdir(d)
-                                   if os.path.isdir(os.path.join(d, n))}
-    return leaves
+    return {os.path.join(os.path.realpath(d), n) for d in server_cgroups(pid)
+            if os.path.basename(d) == f"verdict-{pid}"
+            for n in os.listdir(d) if os.path.isdir(os.path.join(d, n))}
 
 
 def test_a_cell_started_again_is_charged_nothing_of_the_last():

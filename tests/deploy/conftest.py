@@ -25,6 +25,8 @@ api = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(api)
 VERDICT = api.VERDICT
 load_example = api.load_example
+server_cgroups = api.server_cgroups
+pytest_sessionfinish = api.exit_77_when_all_skipped  # a hook: every test skipped -> 77
 
 
 def need_root_and_nginx():
@@ -33,14 +35,6 @@ def need_root_and_nginx():
         pytest.skip("the sandbox needs root")
     if not os.access(NGINX, os.X_OK):
         pytest.skip("nginx is not installed (scripts/install-deps.sh installs it)")
-
-
-def pytest_sessionfinish(session, exitstatus):
-    """Every test skipped (no root, or no nginx): exit 77, which ctest reports as skipped."""
-    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-    stats = reporter.stats if reporter else {}
-    if exitstatus == 0 and stats.get("skipped") and not stats.get("passed"):
-        session.exitstatus = 77
 
 
 def free_port():
@@ -146,25 +140,6 @@ class Balancer:
     def stop(self):
         self._end()
         shutil.rmtree(self.prefix, ignore_errors=True)
-
-
-def server_cgroups(pid):
-    """The cgroup directories verdict makes for server `pid`: "verdict-<pid>" under the
-    server's own cgroup of each v1 hierarchy (runners/cgroup.c); those that exist."""
-    dirs = []
-    try:
-        with open(f"/proc/{pid}/cgroup") as f:
-            lines = f.read().splitlines()
-    except OSError:
-        return dirs
-    for line in lines:
-        _, ctrls, path = line.split(":", 2)
-        for ctrl in ctrls.split(","):
-            base = os.path.join("/sys/fs/cgroup", ctrl.replace("name=", "") or "unified")
-            d = os.path.normpath(f"{base}/{path}/verdict-{pid}")
-            if os.path.isdir(d) and d not in dirs:
-                dirs.append(d)
-    return dirs
 
 
 def requests_by_route(server):

@@ -5,7 +5,6 @@ bounded; no time is asserted."""
 import importlib.util
 import os
 import threading
-import time
 
 import pytest
 import requests
@@ -21,6 +20,9 @@ Server = api.Server
 VERDICT_CMD = api.VERDICT_CMD
 cell_pids = api.cell_pids
 alive = api.alive
+wait_for = api.wait_for
+server_cgroups = api.server_cgroups
+pytest_sessionfinish = api.exit_77_when_all_skipped  # a hook: every test skipped -> 77
 
 # verdict whose cells fail to create job cgroups on demand (faulty_verdict.c).
 FAULTY = os.environ.get("VERDICT_FAULTY_BIN", "build/dev/tests/faults/faulty_verdict")
@@ -30,25 +32,6 @@ FAULTY_CMD = [*filter(None, [os.environ.get("VERDICT_LAUNCHER")]), FAULTY]
 def need_root():
     if os.geteuid() != 0:
         pytest.skip("the sandbox needs root")
-
-
-def pytest_sessionfinish(session, exitstatus):
-    """Every test skipped (no root): exit 77, which ctest reports as skipped."""
-    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-    stats = reporter.stats if reporter else {}
-    if exitstatus == 0 and stats.get("skipped") and not stats.get("passed"):
-        session.exitstatus = 77
-
-
-def wait_for(what, cond, timeout=60, step=0.05):
-    """Polls cond() (bounded) until it returns something true, and returns that."""
-    deadline = time.monotonic() + timeout
-    while True:
-        v = cond()
-        if v:
-            return v
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(step)
 
 
 def proc_status(pid):
@@ -96,29 +79,6 @@ def metric(s, name):
         if line.startswith(name + " "):
             return float(line.split()[1])
     raise AssertionError(f"no metric {name}")
-
-
-def server_cgroups(pid):
-    """The cgroup trees verdict makes for server `pid`: "verdict-<pid>" beneath the server's
-    own cgroup in each v1 hierarchy (or v2's, and its "verdict-server-<pid>" leaf), those
-    that exist now (runners/cgroup.c)."""
-    dirs = []
-    try:
-        with open(f"/proc/{pid}/cgroup") as f:
-            lines = f.read().splitlines()
-    except OSError:
-        return dirs
-    for line in lines:
-        _, ctrls, path = line.split(":", 2)
-        if os.path.basename(path) == f"verdict-server-{pid}":  # v2: it moved into this leaf
-            path = os.path.dirname(path)
-        for ctrl in ctrls.split(","):
-            base = os.path.join("/sys/fs/cgroup", ctrl.replace("name=", "") or "unified")
-            for name in (f"verdict-{pid}", f"verdict-server-{pid}"):
-                d = os.path.normpath(f"{base}/{path}/{name}")
-                if os.path.isdir(d) and d not in dirs:
-                    dirs.append(d)
-    return dirs
 
 
 def mount_namespaces(pids):
