@@ -275,6 +275,7 @@ class Context:
         self.languages, self.datasets, self.dataset_ids = [], [], {}
         self.committed_id = None  # a submission known to be in the store
         self.tight = False  # --tight
+        self.max_body = None  # the server's --max-body, bytes, where known
 
     def some_submission(self):
         return self.committed_id
@@ -528,6 +529,8 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--url")
     ap.add_argument("--pid", type=int)
+    ap.add_argument("--max-body", type=int, help="with --url: the server's --max-body, bytes "
+                    "(else the oversized request is left out of the mix)")
     ap.add_argument("--datasets", help="DIR, or none (default: the shared benchmark data)")
     ap.add_argument("--languages", default=os.environ.get("VERDICT_LANGUAGES",
                                                           os.path.join(ROOT, "languages")))
@@ -556,6 +559,7 @@ def main():
         else:
             ctx, proc, data = start_server(args, work)
         ctx.tight = args.tight
+        ctx.max_body = args.max_body if args.url else MAX_BODY
         discover(ctx)
         cases = build_mix(ctx, data)
         since = max([0] + [r["id"] for r in requests.get(
