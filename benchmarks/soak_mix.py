@@ -376,17 +376,8 @@ def hostile_case(name, lang, code, timeout, mem, expect, want):
                 "run_timeout": timeout, "compile_timeout": 60}
         if mem:
             body["memory_limit_MB"] = mem
-        r = post_judging(s, ctx.url + "/run_code", body)
-        if r.status_code != 200:
-            return o.fail(f"HTTP {r.status_code}", r.text)
-        j = r.json()
-        o.recorded = 1
-        sid = submission_id(r)
-        o.ids = [sid] if sid else []
-        o.got = verdict_of_run_code(j, want, timeout)
-        if o.got not in o.expect:
-            o.detail = json.dumps(j)[:400]
-        return o
+        return posted(o, ctx, s, "/run_code", body, lang,
+                      lambda j: verdict_of_run_code(j, want, timeout))
     return run
 
 
@@ -397,17 +388,9 @@ def unavailable_case(lang, runnable_why):
         prog = program(lang, "hello") or "1"
         if runnable_why == "gpu":
             o = Outcome("language", f"{lang}/no GPU", ("SE",))
-            r = post_judging(s, ctx.url + "/run_code", {"code": prog, "language": lang})
-            if r.status_code != 200:
-                return o.fail(f"HTTP {r.status_code}", r.text)
-            j = r.json()
-            o.recorded = 1
-            sid = submission_id(r)
-            o.ids = [sid] if sid else []
-            ok = j.get("status") == "SandboxError" and "GPU" in j.get("message", "")
-            o.got = "SE" if ok else j.get("status")
-            o.detail = "" if ok else json.dumps(j)[:400]
-            return o
+            return posted(o, ctx, s, "/run_code", {"code": prog, "language": lang}, lang,
+                          lambda j: "SE" if j.get("status") == "SandboxError" and
+                          "GPU" in j.get("message", "") else j.get("status"))
         o = Outcome("language", f"{lang}/not installed", ("422 language",))
         r = s.post(ctx.url + "/run_code", json={"code": prog, "language": lang},
                    timeout=REQ_TIMEOUT)
@@ -436,19 +419,13 @@ def jupyter_case():
         n = nonce(rng)
         o = Outcome("jupyter", "two cells", ("OK",))
         body = {"cells": [f"x = {n!r}", "print(x)", "x"], "total_timeout": 30}
-        r = post_judging(s, ctx.url + "/run_jupyter", body)
-        if r.status_code != 200:
-            return o.fail(f"HTTP {r.status_code}", r.text)
-        j = r.json()
-        o.recorded = 1
-        sid = submission_id(r)
-        o.ids = [sid] if sid else []
-        cells = j.get("cells") or [{}, {}, {}]
-        good = j.get("status") == "Success" and cells[1].get("stdout") == n + "\n" and \
-            cells[2].get("display") == [{"text/plain": repr(n)}]
-        o.got = "OK" if good else "wrong"
-        o.detail = "" if good else json.dumps(j)[:400]
-        return o
+
+        def verdict_of(j):
+            cells = j.get("cells") or [{}, {}, {}]
+            good = j.get("status") == "Success" and cells[1].get("stdout") == n + "\n" and \
+                cells[2].get("display") == [{"text/plain": repr(n)}]
+            return "OK" if good else "wrong"
+        return posted(o, ctx, s, "/run_jupyter", body, "python", verdict_of)
     return run
 
 
