@@ -185,7 +185,7 @@ static int load_problem_dir(const char *dir, const char *slug, struct json **out
 }
 
 /* Ids are unique within a problem set, as within a file: a repeat names both directories. */
-static int check_dir_id(struct strset *ids, const struct json *p, const char *const *names, long i,
+static int check_dir_id(struct strset *ids, const struct json *p, struct dirent **ents, long i,
                         char err[ERR_LEN])
 {
     const char *id = json_get_str(p, "id");
@@ -194,8 +194,8 @@ static int check_dir_id(struct strset *ids, const struct json *p, const char *co
     if (added < 0)
         return err_set(err, -ENOMEM, "out of memory");
     if (added == 0)
-        return err_set(err, -EINVAL, "%.120s: duplicate id \"%.60s\" (also %.60s's)", names[i],
-                       id ? id : "", names[first]);
+        return err_set(err, -EINVAL, "%.120s: duplicate id \"%.60s\" (also %.60s's)",
+                       ents[i]->d_name, id ? id : "", ents[first]->d_name);
     return 0;
 }
 
@@ -206,19 +206,16 @@ int loader_read_problem_set(const char *dir, struct json *arr, char err[ERR_LEN]
     if (n < 0)
         return err_set(err, -errno, "%.200s: %m", dir);
     struct strset *ids = strset_new();
-    const char **names = calloc((size_t)n + 1, sizeof(*names));
-    if (!ids || !names)
+    if (!ids)
         rc = err_set(err, -ENOMEM, "out of memory");
     for (int i = 0; i < n; i++) {
         char sub[4096], meta[4200];
         loader_pathf(sub, sizeof(sub), "%s/%s", dir, ents[i]->d_name);
         loader_pathf(meta, sizeof(meta), "%s/problem.json", sub);
         struct json *p = NULL;
-        if (names)
-            names[i] = ents[i]->d_name;
         if (rc == 0 && loader_is_dir(sub) && access(meta, F_OK) == 0 &&
             (rc = load_problem_dir(sub, ents[i]->d_name, &p, err)) == 0 &&
-            (rc = check_dir_id(ids, p, names, i, err)) == 0) {
+            (rc = check_dir_id(ids, p, ents, i, err)) == 0) {
             json_push(arr, p);
             count++;
         } else if (p) {
@@ -228,7 +225,6 @@ int loader_read_problem_set(const char *dir, struct json *arr, char err[ERR_LEN]
     for (int i = 0; i < n; i++)
         free(ents[i]);
     free(ents);
-    free(names);
     strset_free(ids);
     if (rc == 0 && count == 0)
         rc = err_set(err, -ENOENT, "%.200s: no problem directories (DIR/NAME/problem.json)", dir);

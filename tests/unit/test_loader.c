@@ -236,6 +236,16 @@ static void test_problem_dir(void)
     ASSERT_INT_EQ(loader_read(path_of("set"), NULL, &ps, fmt, sizeof(fmt), err), -EINVAL);
     ASSERT_TRUE(strstr(err, "problem.json") && strstr(err, "time_limit_ms"));
     write_file("set/01-echo/problem.json", "{}");
+
+    /* Ids are unique within a set: a second directory naming the first's id is refused, and
+     * the error names both directories. */
+    snprintf(cmd, sizeof(cmd), "cp -r %s/set/01-echo %s/set/02-again", dir, dir);
+    ASSERT_INT_EQ(system(cmd), 0);
+    write_file("set/02-again/problem.json", "{\"id\": \"01-echo\"}");
+    ASSERT_INT_EQ(loader_read(path_of("set"), NULL, &ps, fmt, sizeof(fmt), err), -EINVAL);
+    ASSERT_TRUE(strstr(err, "02-again: duplicate id \"01-echo\" (also 01-echo's)") != NULL);
+    snprintf(cmd, sizeof(cmd), "rm -r %s/set/02-again", dir);
+    ASSERT_INT_EQ(system(cmd), 0);
 }
 
 static void test_default_names(void)
