@@ -360,11 +360,11 @@ def test_parallel_mix(server):
         results = list(ex.map(lambda c: server.run_code(**c[1]), cases))
     for (kind, body), r in zip(cases, results):
         if kind == 0:
-            assert r["run_result"]["stdout"] == body["stdin"] + "\n", r
+            assert r["run_result"]["stdout"] == body["stdin"] + "\n", r["run_result"]
         elif kind == 1:
-            assert r["run_result"]["stdout"] == "wrong\n", r
+            assert r["run_result"]["stdout"] == "wrong\n", r["run_result"]
         else:
-            assert r["run_result"]["status"] == "TimeLimitExceeded", r
+            assert r["run_result"]["status"] == "TimeLimitExceeded", r["run_result"]
 
 
 # ---- verdict's additions -----------------------------------------------------------------
