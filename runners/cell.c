@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -39,7 +40,20 @@
 #include "runners/supervisor.h"
 #include "runners/wire.h"
 
-enum { CELL_CONFIG = 1, CELL_READY, CELL_FAILED, CELL_JOB, CELL_RESULT };
+enum {
+    CELL_CONFIG = 1,
+    CELL_READY,
+    CELL_FAILED,
+    CELL_JOB,
+    CELL_RESULT,
+    CELL_SESSION_OPEN,  /* session_limits -> CELL_RESULT (OK, or SE with the reason) */
+    CELL_SESSION_CALL,  /* mode + job -> CELL_SESSION_RESULT */
+    CELL_SESSION_CLOSE, /* (empty) -> CELL_RESULT (OK) once the session's processes are gone */
+    CELL_SESSION_RESULT,
+};
+/* While a session is open and no call runs, the cell looks this often at what it left
+ * running (its CPU limit, an interpreter that died). */
+#define SESSION_TICK_MS 250
 
 #define CELL_FD  3
 #define MAX_MSG  (1ull << 31) /* 2 GiB: files and outputs are capped well below */
@@ -260,6 +274,98 @@ int cell_run(struct cell *c, const struct job *j, struct job_result *res, uint8_
     return 0;
 }
 
+/* Sends one message and reads the answer of the expected type (payload heap). */
+static int exchange(struct cell *c, uint32_t type, const struct buf *b, uint32_t want,
+                    uint8_t **payload, size_t *len, char err[ERR_LEN])
+{
+    *payload = NULL;
+    int rc = b->err ? b->err : wire_send(c->fd, type, b->data, b->len);
+    if (rc < 0)
+        return err_set(err, rc, "send to cell: %s", strerror(-rc));
+    uint32_t got;
+    rc = wire_recv(c->fd, &got, payload, len, MAX_MSG);
+    if (rc < 0)
+        return err_set(err, rc, "cell died: %s", strerror(-rc));
+    if (got != want) {
+        free(*payload);
+        *payload = NULL;
+        return err_set(err, -EBADMSG, "cell answered out of protocol");
+    }
+    return 0;
+}
+
+int cell_session_open(struct cell *c, const struct session_limits *l, char msg[JOB_MSG_LEN],
+                      char err[ERR_LEN])
+{
+    struct buf b;
+    buf_init(&b, 0);
+    session_limits_encode(l, &b);
+    uint8_t *payload;
+    size_t len;
+    int rc = exchange(c, CELL_SESSION_OPEN, &b, CELL_RESULT, &payload, &len, err);
+    buf_fini(&b);
+    if (rc < 0)
+        return rc;
+    struct rbuf r;
+    struct job_result res;
+    rbuf_init(&r, payload, len);
+    rc = result_decode(&r, &res);
+    if (rc < 0) {
+        free(payload);
+        return err_set(err, -EBADMSG, "cell answered an unreadable result");
+    }
+    snprintf(msg, JOB_MSG_LEN, "%s", res.message);
+    rc = res.status == JOB_OK ? 0 : 1;
+    job_result_fini(&res);
+    free(payload);
+    return rc;
+}
+
+int cell_session_call(struct cell *c, enum session_mode mode, const struct job *j,
+                      struct session_result *out, uint8_t **payload, char err[ERR_LEN])
+{
+    *payload = NULL;
+    memset(out, 0, sizeof(*out));
+    struct buf b;
+    buf_init(&b, 0);
+    int rc = job_check(j, out->res.message);
+    if (rc == 0)
+        session_call_encode(mode, j, &b);
+    if (rc == 0 && b.err)
+        rc = err_set(out->res.message, b.err, "call too large to encode: %s", strerror(-b.err));
+    if (rc < 0) {
+        buf_fini(&b);
+        out->res.status = JOB_SE;
+        out->res.exit_code = -1;
+        return 0;
+    }
+    size_t len;
+    rc = exchange(c, CELL_SESSION_CALL, &b, CELL_SESSION_RESULT, payload, &len, err);
+    buf_fini(&b);
+    if (rc < 0)
+        return rc;
+    struct rbuf r;
+    rbuf_init(&r, *payload, len);
+    if (session_result_decode(&r, out) < 0) {
+        free(*payload);
+        *payload = NULL;
+        return err_set(err, -EBADMSG, "cell answered an unreadable result");
+    }
+    return 0;
+}
+
+int cell_session_close(struct cell *c, char err[ERR_LEN])
+{
+    struct buf b;
+    buf_init(&b, 0);
+    uint8_t *payload;
+    size_t len;
+    int rc = exchange(c, CELL_SESSION_CLOSE, &b, CELL_RESULT, &payload, &len, err);
+    buf_fini(&b);
+    free(payload);
+    return rc;
+}
+
 pid_t cell_pid(const struct cell *c)
 {
     return c->pid;
@@ -452,6 +558,75 @@ static int serve_one(int fd, struct supervisor *sv, const uint8_t *msg, size_t l
     return rc;
 }
 
+/* The answer to a session message; a negative return: the cell cannot go on. */
+static int serve_session(int fd, struct supervisor *sv, uint32_t type, const uint8_t *msg,
+                         size_t len)
+{
+    char err[ERR_LEN] = "";
+    struct rbuf r;
+    struct buf b;
+    buf_init(&b, 0);
+    rbuf_init(&r, msg, len);
+    int rc;
+    if (type == CELL_SESSION_CALL) {
+        enum session_mode mode;
+        struct job j;
+        struct session_result out;
+        memset(&out, 0, sizeof(out));
+        rc = session_call_decode(&r, &mode, &j);
+        if (rc < 0) {
+            out.res.status = JOB_SE;
+            snprintf(out.res.message, sizeof(out.res.message), "malformed call: %s",
+                     strerror(-rc));
+        } else if ((rc = supervisor_session_call(sv, mode, &j, &out, err)) < 0) {
+            job_decoded_fini(&j);
+            buf_fini(&b);
+            return rc;
+        }
+        session_result_encode(&out, &b);
+        rc = b.err ? b.err : wire_send(fd, CELL_SESSION_RESULT, b.data, b.len);
+        supervisor_release(sv, &out.res);
+        job_decoded_fini(&j);
+        buf_fini(&b);
+        return rc;
+    }
+    struct job_result res;
+    memset(&res, 0, sizeof(res));
+    if (type == CELL_SESSION_OPEN) {
+        struct session_limits l;
+        if (session_limits_decode(&r, &l) < 0) {
+            res.status = JOB_SE;
+            snprintf(res.message, sizeof(res.message), "malformed session limits");
+        } else if ((rc = supervisor_session_open(sv, &l, &res, err)) < 0) {
+            buf_fini(&b);
+            return rc;
+        }
+    } else {
+        supervisor_session_close(sv);
+    }
+    result_encode(&res, &b);
+    rc = b.err ? b.err : wire_send(fd, CELL_RESULT, b.data, b.len);
+    buf_fini(&b);
+    if (rc == 0 && !sv->sess.open && (rc = supervisor_prepare(sv, err)) < 0)
+        fprintf(stderr, "verdict cell %d: %s\n", sv->index, err);
+    return rc;
+}
+
+/* While a session is open: waits for the next message, looking at the session meanwhile. */
+static int session_wait(int fd, struct supervisor *sv)
+{
+    while (sv->sess.open) {
+        struct pollfd p[2] = {{.fd = fd, .events = POLLIN}, {.fd = sv->sigfd, .events = POLLIN}};
+        int n = poll(p, 2, SESSION_TICK_MS);
+        if (n < 0 && errno != EINTR)
+            return -errno;
+        supervisor_session_tick(sv);
+        if (n > 0 && p[0].revents)
+            return 0;
+    }
+    return 0;
+}
+
 int cell_main(int fd)
 {
     uint32_t type;
@@ -481,12 +656,19 @@ int cell_main(int fd)
         return 1;
     int code = 1;
     for (;;) {
-        rc = wire_recv(fd, &type, &msg, &len, MAX_MSG);
+        rc = session_wait(fd, &sv);
+        if (rc == 0)
+            rc = wire_recv(fd, &type, &msg, &len, MAX_MSG);
         if (rc < 0) {
             code = rc == -ECONNRESET ? 0 : 1;
             break;
         }
-        rc = type == CELL_JOB ? serve_one(fd, &sv, msg, len) : -EBADMSG;
+        if (type == CELL_JOB)
+            rc = serve_one(fd, &sv, msg, len);
+        else if (type >= CELL_SESSION_OPEN && type <= CELL_SESSION_CLOSE)
+            rc = serve_session(fd, &sv, type, msg, len);
+        else
+            rc = -EBADMSG;
         free(msg);
         if (rc < 0)
             break;

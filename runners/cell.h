@@ -18,6 +18,7 @@
 #include "runners/cgroup.h"
 #include "runners/err.h"
 #include "runners/job.h"
+#include "runners/session.h"
 
 #define CELL_MAX_BINDS    32
 #define CELL_TMPFS_BYTES  (64ull << 20) /* default size of /w, /tmp and /dev/shm each */
@@ -57,6 +58,17 @@ int cell_start(const struct cell_config *cfg, struct cell **out, char err[ERR_LE
  * be stopped and replaced; err says why. */
 int cell_run(struct cell *c, const struct job *j, struct job_result *res, uint8_t **payload,
              char err[ERR_LEN]);
+
+/* A session on the cell (runners/session.h). Open: 0, or 1 when the cell refused (msg says
+ * why; the cell is unharmed). Call: 0 and out filled, its buffers borrowing from *payload
+ * (free it after job_result_fini(&out->res)); a call that cannot be sent is answered SE here.
+ * Close: 0 once the session's processes are gone and the cell serves jobs again. A negative
+ * return, as cell_run's: the cell failed and must be replaced (the session is gone). */
+int cell_session_open(struct cell *c, const struct session_limits *l, char msg[JOB_MSG_LEN],
+                      char err[ERR_LEN]);
+int cell_session_call(struct cell *c, enum session_mode mode, const struct job *j,
+                      struct session_result *out, uint8_t **payload, char err[ERR_LEN]);
+int cell_session_close(struct cell *c, char err[ERR_LEN]);
 
 /* Pid of the cell (in the server's pid namespace). */
 pid_t cell_pid(const struct cell *c);

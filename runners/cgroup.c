@@ -859,19 +859,26 @@ int cg_job_stats(const struct cg_job *j, struct cg_stats *s, char err[ERR_LEN])
     return 0;
 }
 
-int cg_job_reuse(struct cg_job *j, uint64_t max_leftover, char err[ERR_LEN])
+int cg_job_counters(const struct cg_job *j, struct cg_stats *s, char err[ERR_LEN])
+{
+    return counters(j, s, err);
+}
+
+int64_t cg_job_usage(const struct cg_job *j)
+{
+    uint64_t v = 0;
+    bool v2 = j->root->version == CG_V2;
+    int rc = read_u64_stat(j, CG_STAT_USAGE, dir_of(j, CG_MEMORY),
+                           v2 ? "memory.current" : "memory.usage_in_bytes", &v);
+    return rc < 0 ? rc : (int64_t)v;
+}
+
+/* Restarts the peak from what is held now (v1: max_usage; v2: per-descriptor, 6.12+), and
+ * takes the counters as they stand as the base. -ENOTSUP: a v2 peak that cannot restart. */
+static int restart_accounting(struct cg_job *j, char err[ERR_LEN])
 {
     bool v2 = j->root->version == CG_V2;
     int md = dir_of(j, CG_MEMORY), rc;
-    uint64_t left = 0;
-    if (cg_job_nprocs(j) != 0)
-        return 0;
-    if ((rc = read_u64_stat(j, CG_STAT_USAGE, md, v2 ? "memory.current" : "memory.usage_in_bytes",
-                            &left)) < 0)
-        return err_set(err, rc, "read memory usage: %s", strerror(-rc));
-    if (left > max_leftover)
-        return 0;
-    /* Restart the peak from what is left (v1: max_usage; v2: per-descriptor, 6.12+). */
     if (v2)
         rc = j->peak_fd >= 0 && pwrite(j->peak_fd, "reset", 5, 0) == 5 ? 0 : -ENOTSUP;
     else if (j->stat_fd[CG_STAT_PEAK] >= 0) {
@@ -880,7 +887,7 @@ int cg_job_reuse(struct cg_job *j, uint64_t max_leftover, char err[ERR_LEN])
     } else
         rc = write_at(md, "memory.max_usage_in_bytes", "0");
     if (rc == -ENOTSUP)
-        return 0;
+        return rc;
     if (rc < 0)
         return err_set(err, rc, "reset the memory peak: %s", strerror(-rc));
     struct cg_stats now;
@@ -888,7 +895,36 @@ int cg_job_reuse(struct cg_job *j, uint64_t max_leftover, char err[ERR_LEN])
         return rc;
     now.memory_peak = 0;
     j->base = now;
-    return 1;
+    return 0;
+}
+
+int cg_job_reuse(struct cg_job *j, uint64_t max_leftover, char err[ERR_LEN])
+{
+    uint64_t left = 0;
+    if (cg_job_nprocs(j) != 0)
+        return 0;
+    int rc = read_u64_stat(j, CG_STAT_USAGE, dir_of(j, CG_MEMORY),
+                           j->root->version == CG_V2 ? "memory.current" : "memory.usage_in_bytes",
+                           &left);
+    if (rc < 0)
+        return err_set(err, rc, "read memory usage: %s", strerror(-rc));
+    if (left > max_leftover)
+        return 0;
+    rc = restart_accounting(j, err);
+    return rc == -ENOTSUP ? 0 : rc < 0 ? rc : 1;
+}
+
+int cg_job_rebase(struct cg_job *j, char err[ERR_LEN])
+{
+    int rc = restart_accounting(j, err);
+    if (rc != -ENOTSUP)
+        return rc;
+    struct cg_stats now; /* the peak stays the old one: the base still moves */
+    if ((rc = counters(j, &now, err)) < 0)
+        return rc;
+    now.memory_peak = 0;
+    j->base = now;
+    return 0;
 }
 
 int cg_job_nprocs(const struct cg_job *j)

@@ -172,6 +172,18 @@ int cg_job_attach_self(const struct cg_job *j);
 /* Reads the job's counters. Returns 0 or a negative errno with the reason in err. */
 int cg_job_stats(const struct cg_job *j, struct cg_stats *s, char err[ERR_LEN]);
 
+/* The counters as they stand, cumulative over the leaf's whole life (no base taken off). */
+int cg_job_counters(const struct cg_job *j, struct cg_stats *s, char err[ERR_LEN]);
+
+/* Starts the job's accounting afresh while its processes live on (a session's next call):
+ * the counters as they stand become the base, and the peak restarts from what is held now
+ * (v2 kernels without a resettable memory.peak keep the old peak). Returns 0 or a negative
+ * errno with err. */
+int cg_job_rebase(struct cg_job *j, char err[ERR_LEN]);
+
+/* Memory charged to the leaf now, bytes; negative errno on failure. */
+int64_t cg_job_usage(const struct cg_job *j);
+
 /* CPU time so far, ns, from the cheapest counter; negative errno on failure. */
 int64_t cg_job_cpu_ns(const struct cg_job *j);
 

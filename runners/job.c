@@ -50,7 +50,7 @@ const char *job_status_name(enum job_status s)
 
 const char *job_clock_name(enum job_clock c)
 {
-    static const char *const names[] = {NULL, "cpu", "wall", "instructions"};
+    static const char *const names[] = {NULL, "cpu", "wall", "instructions", "session_cpu"};
     return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : NULL;
 }
 
@@ -247,7 +247,7 @@ int result_decode(struct rbuf *r, struct job_result *res)
     snprintf(res->message, sizeof(res->message), "%s", msg ? msg : "");
     uint32_t n = rbuf_u32(r);
     if (r->err || n > JOB_MAX_FILES || res->status > JOB_SE ||
-        res->tle_clock > JOB_CLOCK_INSTRUCTIONS)
+        res->tle_clock > JOB_CLOCK_SESSION)
         return -EBADMSG;
     res->fetched = calloc(n + 1, sizeof(*res->fetched));
     if (!res->fetched)

@@ -87,7 +87,14 @@ struct job {
 };
 
 enum job_status { JOB_OK, JOB_RE, JOB_TLE, JOB_MLE, JOB_OLE, JOB_SE };
-enum job_clock { JOB_CLOCK_NONE, JOB_CLOCK_CPU, JOB_CLOCK_WALL, JOB_CLOCK_INSTRUCTIONS };
+/* JOB_CLOCK_SESSION: a session's CPU, all its calls together (runners/session.h). */
+enum job_clock {
+    JOB_CLOCK_NONE,
+    JOB_CLOCK_CPU,
+    JOB_CLOCK_WALL,
+    JOB_CLOCK_INSTRUCTIONS,
+    JOB_CLOCK_SESSION
+};
 
 struct job_fetched {
     const char *path;
@@ -125,7 +132,8 @@ void job_limits_defaults(struct job_limits *l);
 /* "OK", "RE", "TLE", "MLE", "OLE", "SE". */
 const char *job_status_name(enum job_status s);
 
-/* The limit a TLE names: "cpu", "wall", "instructions"; NULL for JOB_CLOCK_NONE. */
+/* The limit a TLE names: "cpu", "wall", "instructions", "session_cpu"; NULL for
+ * JOB_CLOCK_NONE. */
 const char *job_clock_name(enum job_clock c);
 
 /* Whether j can travel to a cell and be decoded there: 1..JOB_MAX_ARGS argv entries (and at

@@ -47,6 +47,7 @@ struct slot {
     struct uid_slot uid; /* cfg.uid's lock, held while the slot is started (replacements keep it) */
     struct uid_slot guid; /* cfg.grader_uid's, likewise */
     bool busy;
+    bool session;         /* held by a session (busy too) */
     bool started;         /* false: dormant (a CPU slot beyond the warm ones) */
     long long idle_since; /* when its last job ended (monotonic ns) */
 };
@@ -491,6 +492,103 @@ void pool_run_gpu(struct pool *p, const struct job *j, struct job_result *res, u
     run_on(p, true, j, res, payload);
 }
 
+struct pool_session {
+    struct pool *p;
+    struct slot *s;
+    bool dead; /* the cell failed under the session: replaced, the session gone */
+};
+
+int pool_session_open(struct pool *p, const struct session_limits *l, struct pool_session **out,
+                      char err[ERR_LEN])
+{
+    *out = NULL;
+    struct pool_session *ps = calloc(1, sizeof(*ps));
+    if (!ps)
+        return err_set(err, -ENOMEM, "out of memory");
+    pthread_mutex_lock(&p->lock);
+    struct slot *s = first_waiter(p, false) ? NULL : free_cell(p, false);
+    bool start = false;
+    if (!s && !p->stopping && now_ns() >= p->no_growth_until && (s = dormant_slot(p)))
+        start = true; /* (growth pauses after a failed start) */
+    if (s) {
+        s->busy = true;
+        s->session = true;
+    }
+    pthread_mutex_unlock(&p->lock);
+    if (!s) {
+        free(ps);
+        return err_set(err, -EBUSY, "every cell is busy and the pool is at its maximum");
+    }
+    int rc = 0;
+    if (start && (rc = start_slot(p, s, err)) == 0) {
+        pthread_mutex_lock(&p->lock);
+        s->started = true;
+        p->grown++;
+        pthread_mutex_unlock(&p->lock);
+    }
+    if (rc == 0 && !s->cell) /* a cell that failed earlier: start it again */
+        rc = cell_start(&s->cfg, &s->cell, err);
+    char msg[JOB_MSG_LEN] = "";
+    if (rc == 0 && (rc = cell_session_open(s->cell, l, msg, err)) > 0)
+        rc = err_set(err, -EIO, "the cell could not open a session: %s", msg);
+    else if (rc < 0 && s->cell && s->started)
+        replace(p, s, err);
+    if (rc < 0) {
+        pthread_mutex_lock(&p->lock);
+        s->session = false;
+        if (start && !s->started) {
+            s->busy = false;
+            p->no_growth++;
+            p->no_growth_until = now_ns() + GROWTH_PAUSE_NS;
+            wake_all(p);
+            pthread_mutex_unlock(&p->lock);
+        } else {
+            pthread_mutex_unlock(&p->lock);
+            release(p, s);
+        }
+        free(ps);
+        return rc;
+    }
+    ps->p = p;
+    ps->s = s;
+    *out = ps;
+    return 0;
+}
+
+void pool_session_call(struct pool_session *ps, enum session_mode mode, const struct job *j,
+                       struct session_result *out, uint8_t **payload, bool *dead)
+{
+    char err[ERR_LEN] = "";
+    *payload = NULL;
+    int rc = ps->dead || !ps->s->cell ? -EIO : cell_session_call(ps->s->cell, mode, j, out, payload, err);
+    if (rc < 0) {
+        if (!ps->dead && ps->s->cell)
+            replace(ps->p, ps->s, err); /* its replacement serves jobs, not this session */
+        ps->dead = true;
+        memset(out, 0, sizeof(*out));
+        out->res.status = JOB_SE;
+        out->res.exit_code = -1;
+        out->lost = true;
+        snprintf(out->res.message, sizeof(out->res.message), "the session's cell failed: %.200s",
+                 err[0] ? err : "gone");
+    }
+    *dead = ps->dead;
+}
+
+void pool_session_close(struct pool_session *ps)
+{
+    if (!ps)
+        return;
+    char err[ERR_LEN] = "";
+    if (!ps->dead && ps->s->cell && cell_session_close(ps->s->cell, err) < 0)
+        replace(ps->p, ps->s, err);
+    pthread_mutex_lock(&ps->p->lock);
+    ps->s->session = false;
+    pthread_mutex_unlock(&ps->p->lock);
+    release(ps->p, ps->s);
+    free(ps);
+}
+
 unsigned pool_replaced(struct pool *p)
 {
     pthread_mutex_lock(&p->lock);
@@ -511,6 +609,7 @@ void pool_get_stats(struct pool *p, struct pool_stats *st)
     for (int i = 0; i < p->max; i++) {
         st->cells += p->slots[i].started;
         st->busy += p->slots[i].started && p->slots[i].busy;
+        st->sessions += p->slots[i].session;
     }
     for (struct waiter *w = p->head; w; w = w->next)
         st->waiting += !w->gpu;

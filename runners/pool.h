@@ -14,10 +14,12 @@
 #ifndef VERDICT_POOL_H
 #define VERDICT_POOL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "runners/err.h"
 #include "runners/job.h"
+#include "runners/session.h"
 
 /* Cells in one pool at most: each takes two uids (its jobs', its graders') of the uid range,
  * and the default range (uidlock.h) must leave room for smaller processes beside. */
@@ -64,6 +66,26 @@ void pool_run(struct pool *p, const struct job *j, struct job_result *res, uint8
  * it through CUDA_VISIBLE_DEVICES). Without GPUs: SE "no GPU on this server". */
 void pool_run_gpu(struct pool *p, const struct job *j, struct job_result *res, uint8_t **payload);
 
+/* A session (runners/session.h) holds one CPU cell of the pool for its whole life: a free
+ * one, or one started for it when none is free and the pool has room; never one a waiting
+ * job was promised. */
+struct pool_session;
+
+/* Opens a session. Returns 0 with *out; -EBUSY when no cell is free and the pool is at
+ * max_cells (the caller answers 503); another negative errno with err when the cell could not
+ * be started or refused. Blocks for a cell's start at most. */
+int pool_session_open(struct pool *p, const struct session_limits *l, struct pool_session **out,
+                      char err[ERR_LEN]);
+
+/* One call (cell_session_call's contract). Never fails: a cell that dies is replaced, the
+ * answer is SE with the reason, and *dead is set: the session is gone. */
+void pool_session_call(struct pool_session *ps, enum session_mode mode, const struct job *j,
+                       struct session_result *out, uint8_t **payload, bool *dead);
+
+/* Closes the session (every process of it ended, its cell wiped as after a job) and gives
+ * the cell back to the pool. NULL: no-op. */
+void pool_session_close(struct pool_session *ps);
+
 /* Cells replaced so far because they died (for metrics and tests). */
 unsigned pool_replaced(struct pool *p);
 
@@ -76,6 +98,7 @@ struct pool_stats {
     unsigned started;   /* cells started on demand so far */
     unsigned stopped;   /* of those, stopped again for idleness */
     unsigned no_growth; /* times a cell could not be started on demand (the job waited) */
+    int sessions;       /* CPU cells held by sessions now (counted in busy) */
 };
 
 /* A snapshot of the CPU cells. */

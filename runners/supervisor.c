@@ -105,6 +105,8 @@ struct run {
     bool warm_grader;          /* and so does its grader */
     pid_t program;             /* a grader job's program, until reaped (0: none) */
     uint64_t baseline;         /* then: bytes they are charged beyond the cgroup's peak */
+    bool by_cgroup;            /* a session's: its processes are ended by its cgroup */
+    int64_t session_left_ns;   /* a session's CPU left when the call began; -1: none */
 };
 
 static long long now_ns(void)
@@ -172,24 +174,49 @@ int supervisor_prepare(struct supervisor *s, char err[ERR_LEN])
     return rc;
 }
 
-/* Creates path's parent directories (owned by the job user) under the work dir. */
-static int make_parents(int wfd, const char *path, unsigned uid, unsigned gid)
+/* How files of a job are reached beneath the work dir: never through a symlink, a mount or
+ * "..", so a session's own files (which its code may have replaced by links to anywhere)
+ * cannot turn the cell's writes elsewhere. */
+#define BENEATH (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV)
+
+static int open_beneath(int dirfd, const char *path, int flags, mode_t mode)
 {
-    char buf[256];
-    snprintf(buf, sizeof(buf), "%s", path);
-    for (char *s = strchr(buf, '/'); s; s = strchr(s + 1, '/')) {
-        *s = '\0';
-        if (mkdirat(wfd, buf, 0755) == 0) {
-            if (fchownat(wfd, buf, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)
-                return -errno;
-        } else if (errno != EEXIST) {
-            return -errno;
-        }
-        *s = '/';
-    }
-    return 0;
+    struct open_how how = {.flags = (uint64_t)(flags | O_CLOEXEC), .mode = mode, .resolve = BENEATH};
+    return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 }
 
+/* Creates path's parent directories (owned by the job user) under the work dir; returns a
+ * descriptor of the parent, or -errno. */
+static int make_parents(int wfd, const char *path, unsigned uid, unsigned gid)
+{
+    int dir = fcntl(wfd, F_DUPFD_CLOEXEC, 0);
+    const char *p = path;
+    for (const char *slash; dir >= 0 && (slash = strchr(p, '/')); p = slash + 1) {
+        char part[256];
+        snprintf(part, sizeof(part), "%.*s", (int)(slash - p), p);
+        if (mkdirat(dir, part, 0755) == 0) {
+            if (fchownat(dir, part, uid, gid, AT_SYMLINK_NOFOLLOW) < 0) {
+                int e = errno;
+                close(dir);
+                return -e;
+            }
+        } else if (errno != EEXIST) {
+            int e = errno;
+            close(dir);
+            return -e;
+        }
+        int next = open_beneath(dir, part, O_PATH | O_DIRECTORY, 0);
+        int e = errno;
+        close(dir);
+        if (next < 0)
+            return -e;
+        dir = next;
+    }
+    return dir < 0 ? -errno : dir;
+}
+
+/* Writes the job's files; in a session a file may replace one there (a regular file only: a
+ * FIFO or device planted under the name is refused, never opened for blocking I/O). */
 static int place_files(const struct supervisor *s, const struct job *j, struct job_result *res)
 {
     if (j->nfiles == 0)
@@ -199,6 +226,7 @@ static int place_files(const struct supervisor *s, const struct job *j, struct j
         set_se(res, "open work dir", errno);
         return -1;
     }
+    int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | (s->sess.open ? O_TRUNC : O_EXCL);
     int rc = 0;
     for (int i = 0; rc == 0 && i < j->nfiles; i++) {
         const struct job_file *f = &j->files[i];
@@ -209,11 +237,28 @@ static int place_files(const struct supervisor *s, const struct job *j, struct j
             rc = -1;
             break;
         }
-        int fd = -1;
-        if (make_parents(wfd, f->path, s->uid, s->gid) < 0 ||
-            (fd = openat(wfd, f->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                         0600)) < 0) {
-            set_se(res, "create job file", errno);
+        const char *base = strrchr(f->path, '/');
+        base = base ? base + 1 : f->path;
+        int dir = make_parents(wfd, f->path, s->uid, s->gid);
+        int fd = dir < 0 ? -1 : open_beneath(dir, base, flags, 0600);
+        int e = dir < 0 ? -dir : errno;
+        if (dir >= 0)
+            close(dir);
+        struct stat st;
+        if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+            e = EINVAL;
+            close(fd);
+            fd = -1;
+        }
+        if (fd < 0) {
+            /* a session's own file in the way (a directory, a link, a FIFO) is its doing */
+            if (s->sess.open && e != ENOSPC && e != EDQUOT && e != ENOMEM) {
+                res->status = JOB_RE;
+                snprintf(res->message, sizeof(res->message), "cannot write %.200s: %s", f->path,
+                         strerror(e));
+            } else {
+                set_se(res, "create job file", e);
+            }
             rc = -1;
             break;
         }
@@ -325,7 +370,7 @@ static int child_main(void *arg)
 
 static void kill_all(struct run *r)
 {
-    if (zygote_alive(r->zy)) /* it must outlive the job: by cgroup */
+    if (r->by_cgroup || zygote_alive(r->zy)) /* what must outlive the job: by cgroup */
         zygote_kill_job(r->cg, r->exited ? 0 : r->pid, r->program);
     else
         kill(-1, SIGKILL); /* from pid 1: every other process of the namespace */
@@ -336,7 +381,7 @@ static void kill_all(struct run *r)
 static void reap_all(struct supervisor *s, struct run *r)
 {
     int status;
-    if (zygote_alive(&s->zy)) {
+    if (r->by_cgroup || zygote_alive(&s->zy)) {
         zygote_reap_job(&s->zy, r->cg, s->sigfd);
         return;
     }
@@ -462,6 +507,8 @@ static void check_clocks(struct run *r)
     int64_t cpu = cg_job_cpu_ns(r->cg);
     if (cpu > clock_allowed_ns(r->lim.cpu_ms))
         stop(r, JOB_TLE, JOB_CLOCK_CPU);
+    else if (r->session_left_ns >= 0 && cpu > r->session_left_ns)
+        stop(r, JOB_TLE, JOB_CLOCK_SESSION);
 }
 
 static void supervise(struct supervisor *s, struct run *r)
@@ -541,10 +588,7 @@ static void fetch_files(const struct job *j, const struct job_limits *lim, struc
         }
         /* Only a regular file beneath the work dir, reached without any symlink; O_NONBLOCK so
          * a FIFO planted under the name cannot stall the cell. */
-        struct open_how how = {.flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-                               .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-                                          RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV};
-        int fd = (int)syscall(SYS_openat2, wfd, f->path, &how, sizeof(how));
+        int fd = open_beneath(wfd, f->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
         struct stat st;
         if (fd < 0) {
             f->error = -errno;
@@ -584,6 +628,8 @@ void supervisor_release(struct supervisor *s, struct job_result *res)
 void supervisor_fini(struct supervisor *s)
 {
     char ignored[ERR_LEN];
+    if (s->sess.open)
+        supervisor_session_close(s);
     if (s->last_ready)
         cg_job_destroy(&s->last, ignored);
     if (s->next_ready)
@@ -651,6 +697,7 @@ static void decide(const struct run *r, const struct cg_stats *st, const struct 
         snprintf(res->message, sizeof(res->message), "%s limit exceeded",
                  clock == JOB_CLOCK_WALL           ? "wall time"
                  : clock == JOB_CLOCK_INSTRUCTIONS ? "instruction"
+                 : clock == JOB_CLOCK_SESSION      ? "the session's CPU time"
                                                    : "CPU time");
     } else if (st->oom_kills > 0 || (st->memory_hits > 0 && abnormal)) {
         res->status = JOB_MLE;
@@ -918,8 +965,13 @@ int supervisor_run(struct supervisor *s, const struct job *j, struct job_result 
                     .err_fd = -1,
                     .perf_start = -1,
                     .instructions = -1,
-                    .zy = &s->zy};
+                    .zy = &s->zy,
+                    .session_left_ns = -1};
     job_limits_defaults(&r.lim);
+    if (s->sess.open) { /* the cell runs no job while a session holds it */
+        set_se(res, "job in a session's cell", EBUSY);
+        return 0;
+    }
     if ((!s->next_ready || !s->dirs_clean) && supervisor_prepare(s, err) < 0) {
         res->status = JOB_SE;
         snprintf(res->message, sizeof(res->message), "%s", err);
@@ -953,5 +1005,491 @@ int supervisor_run(struct supervisor *s, const struct job *j, struct job_result 
     res->stderr_truncated = r.err_trunc;
     s->last = cg; /* removed by supervisor_prepare, after the result has gone out */
     s->last_ready = true;
+    return 0;
+}
+
+/* ---- sessions ---------------------------------------------------------------------------- */
+
+/* A session's interpreter answers calls on its fd 4 as "<length>\n<bytes>": the header's
+ * digits at most. */
+#define SESSION_HEADER_MAX 12
+/* After the interpreter's own timer (the call's timeout) the sandbox waits this much more for
+ * its answer before it kills the session's processes. */
+#define SESSION_GRACE_MS 1000
+
+int supervisor_session_open(struct supervisor *s, const struct session_limits *l,
+                            struct job_result *res, char err[ERR_LEN])
+{
+    memset(res, 0, sizeof(*res));
+    res->instructions = -1;
+    if (s->sess.open) {
+        set_se(res, "open a session", EBUSY);
+        return 0;
+    }
+    if ((!s->next_ready || !s->dirs_clean) && supervisor_prepare(s, err) < 0) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message), "%s", err);
+        return 0;
+    }
+    s->dirs_clean = false;
+    s->sess.cg = s->next;
+    s->next_ready = false;
+    s->seq++;
+    int rc = cg_job_limit(&s->sess.cg, l->memory_bytes, l->pids, err);
+    if (rc == 0)
+        rc = cg_job_rebase(&s->sess.cg, err);
+    if (rc == 0)
+        rc = cg_job_counters(&s->sess.cg, &s->sess.base, err);
+    if (rc < 0) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message), "%s", err);
+        s->last = s->sess.cg; /* cleaned by supervisor_prepare, as a job's */
+        s->last_ready = true;
+        return 0;
+    }
+    s->sess.open = true;
+    s->sess.lim = *l;
+    s->sess.peak = 0;
+    s->sess.interp = 0;
+    s->sess.starts = 0;
+    s->sess.cpu_spent = false;
+    s->sess.req_fd = s->sess.reply_fd = s->sess.out_fd = s->sess.err_fd = -1;
+    return 0;
+}
+
+static void session_close_fds(struct supervisor *s)
+{
+    close_fd(&s->sess.req_fd);
+    close_fd(&s->sess.reply_fd);
+    close_fd(&s->sess.out_fd);
+    close_fd(&s->sess.err_fd);
+}
+
+/* Kills every process of the session (its interpreter too) and reaps them. */
+static void session_kill(struct supervisor *s)
+{
+    zygote_kill_job(&s->sess.cg, s->sess.interp, 0);
+    zygote_reap_job(&s->zy, &s->sess.cg, s->sigfd);
+    s->sess.interp = 0;
+    session_close_fds(s);
+}
+
+/* The session's CPU so far, ns (0 when the counter cannot be read). */
+static int64_t session_cpu_ns(const struct supervisor *s)
+{
+    struct cg_stats now;
+    char ignored[ERR_LEN];
+    if (cg_job_counters(&s->sess.cg, &now, ignored) < 0)
+        return 0;
+    return (int64_t)(now.cpu_ns - s->sess.base.cpu_ns);
+}
+
+static void session_totals(struct supervisor *s, struct session_totals *t)
+{
+    int64_t usage = cg_job_usage(&s->sess.cg);
+    if (usage > 0 && (uint64_t)usage > s->sess.peak)
+        s->sess.peak = (uint64_t)usage;
+    t->cpu_ms = session_cpu_ns(s) / 1000000;
+    t->memory_kib = usage > 0 ? (uint64_t)usage / 1024 : 0;
+    t->memory_peak_kib = s->sess.peak / 1024;
+    t->starts = s->sess.starts;
+    t->alive = s->sess.interp > 0;
+    t->cpu_spent = s->sess.cpu_spent;
+}
+
+/* Reaps the cell's children that have ended, noting the interpreter's end. */
+static void session_reap(struct supervisor *s, struct run *r)
+{
+    struct signalfd_siginfo si;
+    while (read(s->sigfd, &si, sizeof(si)) > 0)
+        ;
+    int status;
+    pid_t p;
+    while ((p = waitpid(-1, &status, WNOHANG)) > 0) {
+        if (p == s->sess.interp) {
+            s->sess.interp = 0;
+            if (r) {
+                r->exited = true;
+                r->status = status;
+                r->end_ns = now_ns();
+            }
+        } else if (r && p == r->pid) {
+            r->exited = true;
+            r->status = status;
+            r->end_ns = now_ns();
+        } else {
+            zygote_reaped(&s->zy, p);
+        }
+    }
+}
+
+void supervisor_session_tick(struct supervisor *s)
+{
+    if (!s->sess.open)
+        return;
+    session_reap(s, NULL);
+    if (!s->sess.interp && s->sess.req_fd >= 0)
+        session_close_fds(s); /* it died between calls: the next call starts another */
+    if (!s->sess.cpu_spent &&
+        session_cpu_ns(s) > clock_allowed_ns(s->sess.lim.cpu_ms)) { /* spent between calls */
+        s->sess.cpu_spent = true;
+        session_kill(s);
+    }
+    int64_t usage = cg_job_usage(&s->sess.cg);
+    if (usage > 0 && (uint64_t)usage > s->sess.peak)
+        s->sess.peak = (uint64_t)usage;
+}
+
+void supervisor_session_close(struct supervisor *s)
+{
+    if (!s->sess.open)
+        return;
+    session_kill(s);
+    free(s->sess.reply);
+    s->sess.reply = NULL;
+    s->sess.reply_len = s->sess.reply_cap = 0;
+    s->sess.open = false;
+    s->last = s->sess.cg; /* supervisor_prepare removes or reuses it, and empties the dirs */
+    s->last_ready = true;
+    s->dirs_clean = false;
+}
+
+/* Starts the session's interpreter (job j's argv and env), its fds 3 and 4 the request and
+ * answer pipes. Returns 0, or -1 with res set (SE, or RE when it cannot be executed). */
+static int session_start(struct supervisor *s, const struct job *j, struct job_result *res)
+{
+    int req[2] = {-1, -1}, reply[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1},
+        rep[2] = {-1, -1};
+    int null = -1, rc = -1;
+    struct job_limits il = j->limits; /* the interpreter's rlimits are the session's */
+    il.cpu_ms = s->sess.lim.cpu_ms;
+    il.memory_bytes = s->sess.lim.memory_bytes;
+    il.stack_bytes = 0;
+    il.pids = s->sess.lim.pids;
+    job_limits_defaults(&il);
+    struct limits_plan rl;
+    limits_plan(&il, &rl);
+    char gpu_var[48], pathbuf[256];
+    const char **owned_env = NULL;
+    const char *const *env = job_env(s, j->env, &owned_env, gpu_var, sizeof(gpu_var));
+    if (pipe2(req, O_CLOEXEC) < 0 || pipe2(reply, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 ||
+        pipe2(errp, O_CLOEXEC) < 0 || pipe2(rep, O_CLOEXEC) < 0 ||
+        (null = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) {
+        set_se(res, "interpreter pipes", errno);
+        goto out;
+    }
+    if (fchown(out[1], s->uid, s->gid) < 0 || fchown(errp[1], s->uid, s->gid) < 0 ||
+        fchown(req[0], s->uid, s->gid) < 0 || fchown(reply[1], s->uid, s->gid) < 0) {
+        set_se(res, "chown the interpreter's pipes", errno);
+        goto out;
+    }
+    struct child_args a = {.cg = &s->sess.cg,
+                           .rl = &rl,
+                           .uid = s->uid,
+                           .gid = s->gid,
+                           .dir = MNT_WORKDIR,
+                           .path = resolve(j->argv[0], pathbuf, sizeof(pathbuf)),
+                           .argv = (char *const *)(uintptr_t)j->argv,
+                           .envp = (char *const *)(uintptr_t)env,
+                           .in = null,
+                           .out = out[1],
+                           .errout = errp[1],
+                           .report = rep[1],
+                           .chan_in = req[0],
+                           .chan_out = reply[1]};
+    pid_t pid = spawn(&a);
+    if (pid < 0) {
+        set_se(res, "clone (interpreter)", errno);
+        goto out;
+    }
+    close_fd(&rep[1]); /* vfork: the child has exec'd (its copy closed) or reported */
+    struct child_report cr = {0, 0};
+    if (read(rep[0], &cr, sizeof(cr)) == (ssize_t)sizeof(cr) && cr.step) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        res->status = cr.step == STEP_EXEC && exec_error(cr.error) ? JOB_RE : JOB_SE;
+        snprintf(res->message, sizeof(res->message), "start the interpreter: %s: %s",
+                 step_names[cr.step], strerror(cr.error));
+        goto out;
+    }
+    s->sess.interp = pid;
+    s->sess.starts++;
+    s->sess.req_fd = req[1];
+    s->sess.reply_fd = reply[0];
+    s->sess.out_fd = out[0];
+    s->sess.err_fd = errp[0];
+    req[1] = reply[0] = out[0] = errp[0] = -1;
+    fcntl(s->sess.req_fd, F_SETFL, O_NONBLOCK);
+    fcntl(s->sess.reply_fd, F_SETFL, O_NONBLOCK);
+    fcntl(s->sess.out_fd, F_SETFL, O_NONBLOCK);
+    fcntl(s->sess.err_fd, F_SETFL, O_NONBLOCK);
+    rc = 0;
+out:
+    free(owned_env);
+    close_pair(req);
+    close_pair(reply);
+    close_pair(out);
+    close_pair(errp);
+    close_pair(rep);
+    if (null >= 0)
+        close(null);
+    return rc;
+}
+
+/* Reads what the answer pipe holds. Returns 1 when the answer is whole, 0 for more to come,
+ * -1 when the interpreter broke the framing (or passed SESSION_REPLY_MAX). */
+static int session_read_reply(struct supervisor *s)
+{
+    for (;;) {
+        if (s->sess.reply_len == s->sess.reply_cap) {
+            size_t cap = s->sess.reply_cap ? s->sess.reply_cap * 2 : 65536;
+            if (cap > SESSION_REPLY_MAX + SESSION_HEADER_MAX)
+                cap = SESSION_REPLY_MAX + SESSION_HEADER_MAX;
+            if (cap == s->sess.reply_cap)
+                return -1;
+            uint8_t *b = realloc(s->sess.reply, cap);
+            if (!b)
+                return -1;
+            s->sess.reply = b;
+            s->sess.reply_cap = cap;
+        }
+        ssize_t n = read(s->sess.reply_fd, s->sess.reply + s->sess.reply_len,
+                         s->sess.reply_cap - s->sess.reply_len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN)
+            break;
+        if (n <= 0) {
+            close_fd(&s->sess.reply_fd);
+            break;
+        }
+        s->sess.reply_len += (size_t)n;
+    }
+    const uint8_t *nl = memchr(s->sess.reply, '\n',
+                               s->sess.reply_len < SESSION_HEADER_MAX ? s->sess.reply_len
+                                                                      : SESSION_HEADER_MAX);
+    if (!nl)
+        return s->sess.reply_len >= SESSION_HEADER_MAX ? -1 : 0;
+    size_t want = 0;
+    for (const uint8_t *p = s->sess.reply; p < nl; p++) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        want = want * 10 + (size_t)(*p - '0');
+    }
+    if (nl == s->sess.reply || want > SESSION_REPLY_MAX)
+        return -1;
+    size_t have = s->sess.reply_len - (size_t)(nl + 1 - s->sess.reply);
+    return have > want ? -1 : have == want ? 1 : 0;
+}
+
+/* Supervises one call of the interpreter: the request out, output drained, the answer in,
+ * the clocks. Returns 1 with the answer, 0 when it ended without one (r says why). */
+static int session_supervise(struct supervisor *s, struct run *r, const uint8_t *frame,
+                             size_t frame_len)
+{
+    size_t sent = 0;
+    r->out_fd = s->sess.out_fd;
+    r->err_fd = s->sess.err_fd;
+    s->sess.out_fd = s->sess.err_fd = -1; /* the run's until the call ends */
+    int answered = 0;
+    while (!answered && !r->exited && !r->killed) {
+        struct pollfd p[5];
+        int n = 0, iout = -1, ierr = -1, ireq = -1, irep = -1;
+        if (r->out_fd >= 0)
+            p[iout = n++] = (struct pollfd){.fd = r->out_fd, .events = POLLIN};
+        if (r->err_fd >= 0)
+            p[ierr = n++] = (struct pollfd){.fd = r->err_fd, .events = POLLIN};
+        if (sent < frame_len && s->sess.req_fd >= 0)
+            p[ireq = n++] = (struct pollfd){.fd = s->sess.req_fd, .events = POLLOUT};
+        if (s->sess.reply_fd >= 0)
+            p[irep = n++] = (struct pollfd){.fd = s->sess.reply_fd, .events = POLLIN};
+        p[n++] = (struct pollfd){.fd = s->sigfd, .events = POLLIN};
+        if (poll(p, (nfds_t)n, POLL_MS) < 0 && errno != EINTR)
+            break;
+        if (iout >= 0 && p[iout].revents)
+            drain(r, &r->out_fd, s->out, &r->out_len, r->lim.stdout_bytes, &r->out_trunc);
+        if (ierr >= 0 && p[ierr].revents)
+            drain(r, &r->err_fd, s->err, &r->err_len, r->lim.stderr_bytes, &r->err_trunc);
+        if (ireq >= 0 && p[ireq].revents) {
+            ssize_t w = write(s->sess.req_fd, frame + sent, frame_len - sent);
+            if (w > 0)
+                sent += (size_t)w;
+            else if (w < 0 && errno != EAGAIN && errno != EINTR)
+                close_fd(&s->sess.req_fd); /* it closed its end: it is dying */
+        }
+        if (irep >= 0 && p[irep].revents) {
+            answered = session_read_reply(s);
+            if (answered < 0) {
+                stop(r, JOB_RE, JOB_CLOCK_NONE); /* out of protocol: it cannot be trusted */
+                answered = 0;
+            }
+        }
+        session_reap(s, r);
+        if (!r->killed && !answered)
+            check_clocks(r);
+    }
+    if (r->out_fd >= 0) /* what it wrote before the answer */
+        drain(r, &r->out_fd, s->out, &r->out_len, r->lim.stdout_bytes, &r->out_trunc);
+    if (r->err_fd >= 0)
+        drain(r, &r->err_fd, s->err, &r->err_len, r->lim.stderr_bytes, &r->err_trunc);
+    s->sess.out_fd = r->out_fd;
+    s->sess.err_fd = r->err_fd;
+    r->out_fd = r->err_fd = -1;
+    return answered == 1 && !r->killed;
+}
+
+/* A call of the interpreter (SESSION_CALL). */
+static void session_call(struct supervisor *s, struct run *r, const struct job *j,
+                         struct session_result *out)
+{
+    struct job_result *res = &out->res;
+    if (!s->sess.interp) {
+        if (cg_job_nprocs(&s->sess.cg) > 0) /* what the last interpreter left: its state is gone */
+            session_kill(s);
+        session_close_fds(s);
+        if (session_start(s, j, res) < 0)
+            return;
+        out->started = true;
+    }
+    r->pid = s->sess.interp;
+    size_t frame_len = 0;
+    char head[SESSION_HEADER_MAX + 2];
+    int hn = snprintf(head, sizeof(head), "%zu\n", j->stdin_len);
+    uint8_t *frame = malloc((size_t)hn + j->stdin_len);
+    if (!frame) {
+        set_se(res, "interpreter request", ENOMEM);
+        return;
+    }
+    memcpy(frame, head, (size_t)hn);
+    if (j->stdin_len)
+        memcpy(frame + hn, j->stdin_data, j->stdin_len);
+    frame_len = (size_t)hn + j->stdin_len;
+    s->sess.reply_len = 0;
+    r->t0_ns = r->cpu_checked_ns = now_ns();
+    /* The interpreter's own timer is the call's timeout; the sandbox's, a second later. */
+    r->lim.wall_ms += SESSION_GRACE_MS;
+    r->lim.backstop_ms = r->lim.wall_ms * 3;
+    int answered = session_supervise(s, r, frame, frame_len);
+    free(frame);
+    r->end_ns = now_ns();
+    if (answered) {
+        const uint8_t *nl = memchr(s->sess.reply, '\n', s->sess.reply_len);
+        out->reply = nl + 1;
+        out->reply_len = s->sess.reply_len - (size_t)(nl + 1 - s->sess.reply);
+    } else {
+        kill_all(r);
+        session_kill(s);
+        out->lost = true;
+    }
+    struct cg_stats st;
+    char err[ERR_LEN];
+    res->wall_ms = (r->end_ns - r->t0_ns) / 1000000;
+    if (cg_job_stats(&s->sess.cg, &st, err) < 0) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message), "%s", err);
+        return;
+    }
+    res->cpu_ms = (int64_t)(st.cpu_ns / 1000000);
+    res->memory_kib = st.memory_peak / 1024;
+    if (st.memory_peak > s->sess.peak)
+        s->sess.peak = st.memory_peak;
+    if (answered) {
+        res->status = JOB_OK;
+        if (st.oom_kills)
+            snprintf(res->message, sizeof(res->message),
+                     "memory limit reached: the OOM killer ended %llu process(es) of the call",
+                     (unsigned long long)st.oom_kills);
+        return;
+    }
+    struct child_report none = {0, 0};
+    if (r->limit == JOB_RE) {
+        res->status = JOB_RE;
+        res->exit_code = -1;
+        snprintf(res->message, sizeof(res->message), "the interpreter answered out of protocol");
+        return;
+    }
+    decide(r, &st, &none, res);
+    if (res->status == JOB_RE || res->status == JOB_OK) {
+        res->status = JOB_RE;
+        char why[JOB_MSG_LEN];
+        memcpy(why, res->message, sizeof(why));
+        snprintf(res->message, sizeof(res->message), "the interpreter ended: %.200s",
+                 why[0] ? why : "exit code 0");
+    }
+}
+
+int supervisor_session_call(struct supervisor *s, enum session_mode mode, const struct job *j,
+                            struct session_result *out, char err[ERR_LEN])
+{
+    (void)err;
+    memset(out, 0, sizeof(*out));
+    struct job_result *res = &out->res;
+    res->instructions = -1;
+    struct run r = {.job = j,
+                    .lim = j->limits,
+                    .cg = &s->sess.cg,
+                    .in_fd = -1,
+                    .out_fd = -1,
+                    .err_fd = -1,
+                    .perf_start = -1,
+                    .instructions = -1,
+                    .zy = &s->zy,
+                    .by_cgroup = true};
+    job_limits_defaults(&r.lim);
+    char msg[ERR_LEN];
+    if (!s->sess.open) {
+        set_se(res, "session call", ENOENT);
+        goto done;
+    }
+    supervisor_session_tick(s); /* what ended since the last call */
+    if (s->sess.cpu_spent) {
+        res->status = JOB_TLE;
+        res->tle_clock = JOB_CLOCK_SESSION;
+        res->exit_code = -1;
+        snprintf(res->message, sizeof(res->message), "the session's CPU time (%lld ms) is spent",
+                 (long long)s->sess.lim.cpu_ms);
+        goto done;
+    }
+    int64_t usage = cg_job_usage(&s->sess.cg);
+    uint64_t cap = s->sess.lim.memory_bytes;
+    if (usage >= 0 && (uint64_t)usage + r.lim.memory_bytes < cap)
+        cap = (uint64_t)usage + r.lim.memory_bytes;
+    r.session_left_ns = clock_allowed_ns(s->sess.lim.cpu_ms) - session_cpu_ns(s);
+    if (r.session_left_ns < 0)
+        r.session_left_ns = 0;
+    if (grow(&s->out, &s->out_cap, r.lim.stdout_bytes) < 0 ||
+        grow(&s->err, &s->err_cap, r.lim.stderr_bytes) < 0) {
+        set_se(res, "output buffers", ENOMEM);
+    } else if (cg_job_limit(&s->sess.cg, cap, s->sess.lim.pids, msg) < 0 ||
+               cg_job_rebase(&s->sess.cg, msg) < 0) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message), "%s", msg);
+    } else if (place_files(s, j, res) == 0) {
+        if (mode == SESSION_CALL) {
+            session_call(s, &r, j, out);
+        } else {
+            run_program(s, &r, res);
+        }
+        fetch_files(j, &r.lim, res);
+    }
+    /* the session's own limit again, for what runs between calls */
+    if (cg_job_limit(&s->sess.cg, s->sess.lim.memory_bytes, s->sess.lim.pids, msg) < 0 &&
+        res->status != JOB_SE) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message), "%s", msg);
+    }
+    if (res->status == JOB_TLE && res->tle_clock == JOB_CLOCK_SESSION) {
+        s->sess.cpu_spent = true;
+        session_kill(s);
+        out->lost = out->lost || mode == SESSION_CALL;
+    }
+done:
+    res->out = s->out;
+    res->out_len = r.out_len;
+    res->err = s->err;
+    res->err_len = r.err_len;
+    res->stdout_truncated = r.out_trunc;
+    res->stderr_truncated = r.err_trunc;
+    session_totals(s, &out->totals);
     return 0;
 }

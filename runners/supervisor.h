@@ -18,6 +18,7 @@
 #include "runners/cgroup.h"
 #include "runners/job.h"
 #include "runners/seccomp.h"
+#include "runners/session.h"
 #include "runners/zygote.h"
 
 struct supervisor {
@@ -36,6 +37,21 @@ struct supervisor {
     bool perf_tried;  /* perf_fd was opened (or failed), at the first prepare */
     int perf_fd;      /* the inherited instruction counter (runners/perf.h), or -errno */
     struct zygote zy; /* the warm Python interpreter, when a job has asked for one */
+    /* The open session (runners/session.h), while open. */
+    struct {
+        bool open;
+        struct cg_job cg;           /* its cgroup for its whole life */
+        struct session_limits lim;  /* the session's */
+        struct cg_stats base;       /* the cgroup's counters when it opened */
+        uint64_t peak;              /* the most it held at once, bytes */
+        pid_t interp;               /* its interpreter, or 0 */
+        int req_fd, reply_fd;       /* our ends of the interpreter's fds 3 and 4 */
+        int out_fd, err_fd;         /* and of its stdout and stderr */
+        uint32_t starts;            /* interpreters started */
+        bool cpu_spent;             /* its CPU limit was reached */
+        uint8_t *reply;             /* the interpreter's last answer (heap) */
+        size_t reply_len, reply_cap;
+    } sess;
     /* Output of the current job (reused between jobs). */
     uint8_t *out, *err;
     size_t out_cap, err_cap;
@@ -52,6 +68,26 @@ int supervisor_prepare(struct supervisor *s, char err[ERR_LEN]);
  * itself can no longer work (then a negative errno and err). */
 int supervisor_run(struct supervisor *s, const struct job *j, struct job_result *res,
                    char err[ERR_LEN]);
+
+/* Opens a session (runners/session.h) in the next job's cgroup, which it keeps. Returns 0;
+ * res->status is JOB_SE with the reason when it could not open (the cell stays fit), JOB_OK
+ * when it did. */
+int supervisor_session_open(struct supervisor *s, const struct session_limits *l,
+                            struct job_result *res, char err[ERR_LEN]);
+
+/* Runs one call of the open session and fills out (buffers borrowed from s until the next
+ * call; supervisor_release(s, &out->res) after sending). Returns 0, or a negative errno when
+ * the cell can no longer work. */
+int supervisor_session_call(struct supervisor *s, enum session_mode mode, const struct job *j,
+                            struct session_result *out, char err[ERR_LEN]);
+
+/* While a session is open and no call runs: reaps what ended (its interpreter too), and
+ * enforces the session's CPU limit on what runs between calls. */
+void supervisor_session_tick(struct supervisor *s);
+
+/* Closes the session: every process of it killed and reaped; its cgroup and directories are
+ * then readied for the next job by supervisor_prepare, as a job's are. */
+void supervisor_session_close(struct supervisor *s);
 
 /* Frees the result's fetched files (held by the supervisor). */
 void supervisor_release(struct supervisor *s, struct job_result *res);

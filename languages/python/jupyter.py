@@ -1,12 +1,11 @@
-# verdict's notebook driver for POST /run_jupyter (docs/api.md): a kernel-like loop, run as the
-# python template's program (main.py) in a sandbox cell, embedded in the server at build time.
+# verdict's notebook driver: cells run in order in one Python process with one globals dict, as
+# Jupyter's kernel runs them: a cell's last expression statement is displayed (text/plain is its
+# repr, with _repr_png_, _repr_html_ ... where the object has them), print goes to the cell's
+# stdout, an exception ends the cell with {ename, evalue, traceback} and, with stop_on_error,
+# the run. Embedded in the server at build time; two modes.
 #
-# stdin: {"cells": [str], "cell_timeout": seconds (0: none), "stop_on_error": bool}. The cells
-# run in order in this one process with one globals dict, as Jupyter's kernel runs them: a
-# cell's last expression statement is displayed (text/plain is its repr, with _repr_png_,
-# _repr_html_ ... where the object has them), print goes to the cell's stdout, an exception
-# ends the cell with {ename, evalue, traceback} and, with stop_on_error, the run.
-#
+# POST /run_jupyter (docs/api.md): run as the python template's program (main.py) in a sandbox
+# cell. stdin: {"cells": [str], "cell_timeout": seconds (0: none), "stop_on_error": bool}.
 # Results travel on a channel of the driver's own, never on the program's stdout: the file
 # .verdict_jupyter/results.jsonl in the work dir, one JSON line {"start": i} before cell i
 # and {"cell": i, ...} after it, {"done": true} at the end, each written and flushed at once,
@@ -16,6 +15,21 @@
 # Standard output and error (file descriptors 1 and 2, so subprocesses' output too) are the
 # files .verdict_jupyter/stdout and stderr, emptied before each cell and read back after it;
 # the server reads the running cell's output from them when the run is stopped mid-cell.
+#
+# The session kernel (POST /v1/sessions/{id}/exec for Python, runners/session.h): started as
+# `python3 -I -c <this file> --session` in the session's work dir, fd 0 /dev/null, fds 1 and 2
+# the cell's pipes (the kernel's own faults only), fd 3 the requests, fd 4 the replies. Both
+# ways a frame is its byte length in ASCII decimal, "\n", then that many bytes of UTF-8 JSON.
+# A request {"cells": [str], "stdin": str, "timeout": seconds for the whole call (0: none),
+# "stop_on_error": bool (default true)} is answered {"cells": [{"stdout", "stderr", "display",
+# "error", "executed", "output_truncated"} for each cell], "done": true}, or {"error": "bad
+# request: ..."} (the kernel lives on). The end of fd 3 ends the kernel (status 0). Every
+# call's cells share one globals dict (the __main__ module's) and one event loop, are named
+# "<cell N>" counting over the session (their source kept for tracebacks), and read the call's
+# stdin as fd 0. Output as /run_jupyter's, through .verdict_session/stdout and stderr. The
+# call's timeout is one deadline: each cell's timer is the time left, past it the cell gets
+# CellTimeoutError (so does a cell reached with no time left, without running) and the later
+# cells are not run; the sandbox kills the kernel a second later if it has not answered.
 
 import ast
 import base64
@@ -27,19 +41,22 @@ import linecache
 import os
 import signal
 import sys
+import time
 import traceback
 import types
 
 DIR = ".verdict_jupyter"
+SESSION_DIR = ".verdict_session"
 STREAM_MAX = 1 << 20  # bytes of a cell's stdout, and of its stderr, kept
 DISPLAY_MAX = 4 << 20  # bytes of a cell's display data kept
-TOTAL_MAX = 12 << 20  # bytes of results in all (the server fetches at most 16 MiB)
-_DRIVER = __file__ if "__file__" in globals() else "main.py"
+TOTAL_MAX = 12 << 20  # bytes of results in all, per run or call (the server takes at most 16 MiB)
+_OWN = globals()  # the driver's frames (its exec, its timer) run in these globals, the cells' not
+_PID = os.getpid()
 
 
 class CellTimeoutError(BaseException):
-    """Raised in a cell that runs past cell_timeout: not an Exception, so `except Exception`
-    in the cell does not swallow it (and it is raised again every 0.1 s until the cell ends)."""
+    """Raised in a cell that runs past its timer: not an Exception, so `except Exception` in the
+    cell does not swallow it (and it is raised again every 0.1 s until the cell ends)."""
 
 
 class _Out:
@@ -133,7 +150,7 @@ def _bundle(v):
             if isinstance(r, (bytes, bytearray)):
                 r = base64.b64encode(bytes(r)).decode("ascii")
             elif mime == "application/json":
-                json.dumps(r)
+                json.dumps(r, allow_nan=False)  # NaN is not JSON: the server refuses it
             elif not isinstance(r, str):
                 continue
             d[mime] = r
@@ -151,7 +168,7 @@ class _Cell:
         self.display, self.display_bytes, self.display_dropped = [], 0, False
 
     def show(self, bundle):
-        n = len(json.dumps(bundle))
+        n = len(json.dumps(bundle, allow_nan=False))
         if self.display_bytes + n > DISPLAY_MAX:
             self.display_dropped = True
             return
@@ -187,9 +204,18 @@ def _figures(cell):
         pass
 
 
-def _error(e, name):
-    # the driver's own frames (its exec, its timer) are not the cell's
-    frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename != _DRIVER]
+def _error(e):
+    # the driver's own frames (its exec, its timer) are not the cell's: the traceback is
+    # rebuilt without them (whatever the driver's file name: main.py, or <string> with -c)
+    kept, tb = [], e.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_globals is not _OWN:
+            kept.append(tb)
+        tb = tb.tb_next
+    tb = None
+    for t in reversed(kept):
+        tb = types.TracebackType(tb, t.tb_frame, t.tb_lasti, t.tb_lineno)
+    frames = traceback.extract_tb(tb)
     lines = traceback.format_exception_only(type(e), e)
     if frames and not isinstance(e, SyntaxError):
         lines = ["Traceback (most recent call last):"] + traceback.format_list(frames) + lines
@@ -199,6 +225,10 @@ def _error(e, name):
         evalue = "<str failed>"
     return {"ename": type(e).__name__, "evalue": evalue,
             "traceback": [s.rstrip("\n") for s in lines]}
+
+
+def _timeout_error(why):
+    return {"ename": "CellTimeoutError", "evalue": why, "traceback": ["CellTimeoutError: " + why]}
 
 
 _loop = [None]
@@ -235,24 +265,104 @@ def _read(f):
     return data.decode("utf-8", "replace"), size > STREAM_MAX
 
 
+def _flush():
+    """Flushes what a cell put in place of sys.stdout and sys.stderr (a buffered wrapper)."""
+    for s in (sys.stdout, sys.stderr):
+        try:
+            s.flush()
+        except Exception:
+            pass
+
+
+_timer = {"on": False, "fired": False, "why": ""}
+
+
+def _alarm(signum, frame):
+    if not _timer["on"]:  # the cell has ended: the driver is not interrupted
+        return
+    _timer["fired"] = True
+    signal.setitimer(signal.ITIMER_REAL, 0.1)  # again, until the cell gives up
+    raise CellTimeoutError(_timer["why"])
+
+
+def _setup(d, files):
+    """The cells' output: files (stdout, stderr, in directory d) become fds 1 and 2. Returns a
+    copy of the old fd 2 (not inherited) and the cells' globals, the new __main__'s."""
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    os.environ.setdefault("MPLCONFIGDIR", os.path.join(d, "mpl"))
+    real_err = os.dup(2)
+    os.dup2(files[0].fileno(), 1)
+    os.dup2(files[1].fileno(), 2)
+    if hasattr(signal, "SIGXFSZ"):
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past file_mb: a write error, not death
+    builtins.display = display
+    main_module = types.ModuleType("__main__")  # the cells' module: pickle finds their classes
+    sys.modules["__main__"] = main_module
+    g = main_module.__dict__
+    g.update(__builtins__=builtins, display=display)
+    return real_err, g
+
+
+def _cell(src, name, g, files, streams, seconds, why, started=None):
+    """Runs one cell, with a timer of `seconds` (0: none) whose error says `why`. Returns its
+    record (stdout, stderr, display, error, output_truncated) and its error (or None)."""
+    linecache.cache[name] = (len(src), None, src.splitlines(True), name)
+    for f in files:
+        f.truncate(0)
+    cell = _Cell()
+    _current[0] = cell
+    for s in streams:  # the same objects every cell: a logging handler keeps working
+        s.n, s.dropped = 0, False
+    sys.stdout = sys.__stdout__ = streams[0]
+    sys.stderr = sys.__stderr__ = streams[1]
+    if started is not None:
+        started()
+    error = None
+    _timer.update(fired=False, why=why)
+    signal.signal(signal.SIGALRM, _alarm)  # again: an earlier cell may have replaced it,
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGALRM])  # or blocked it
+    try:
+        _timer["on"] = True
+        if seconds > 0:
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            try:
+                _run(src, name, g)
+            finally:
+                _flush()
+        finally:
+            _timer["on"] = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except BaseException as e:  # SystemExit and KeyboardInterrupt too, as a kernel does
+        _timer["on"] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        error = _error(e)
+        if _timer["fired"]:
+            error["ename"] = "CellTimeoutError"
+            error["evalue"] = why
+    if os.getpid() != _PID:  # a process the cell forked came back here: it ends, unheard
+        os._exit(0)
+    _figures(cell)
+    _current[0] = None
+    stdout, t1 = _read(files[0])
+    stderr, t2 = _read(files[1])
+    rec = {"stdout": stdout, "stderr": stderr, "display": cell.display,
+           "error": [error] if error else [],
+           "output_truncated": t1 or t2 or cell.display_dropped or
+           streams[0].dropped or streams[1].dropped}
+    return rec, error
+
+
 def main():
     req = json.loads(sys.stdin.buffer.read().decode("utf-8"))
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)  # cells have no stdin, as in a notebook
     os.close(null)
     os.makedirs(DIR, exist_ok=True)
-    os.environ.setdefault("MPLBACKEND", "Agg")
-    os.environ.setdefault("MPLCONFIGDIR", os.path.abspath(os.path.join(DIR, "mpl")))
     results = open(os.path.join(DIR, "results.jsonl"), "w", encoding="utf-8")
-    out = open(os.path.join(DIR, "stdout"), "a+b")
-    err = open(os.path.join(DIR, "stderr"), "a+b")
-    real_err = os.fdopen(os.dup(2), "w")  # the driver's own faults: the run's stderr
-    os.dup2(out.fileno(), 1)
-    os.dup2(err.fileno(), 2)
-    if hasattr(signal, "SIGXFSZ"):
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past file_mb: a write error, not death
+    files = (open(os.path.join(DIR, "stdout"), "a+b"), open(os.path.join(DIR, "stderr"), "a+b"))
+    real_err, g = _setup(os.path.abspath(DIR), files)
     sys.path.insert(0, os.getcwd())  # a notebook imports the work dir's modules
-    builtins.display = display
     written = [0]
 
     def emit(rec):
@@ -261,60 +371,13 @@ def main():
         results.write(line)
         results.flush()
 
-    pid = os.getpid()
     streams = (_Out(1, "<stdout>"), _Out(2, "<stderr>"))
     timeout = float(req.get("cell_timeout") or 0)
-    state = {"deadline": False}
-
-    def alarm(signum, frame):
-        state["deadline"] = True
-        signal.setitimer(signal.ITIMER_REAL, 0.1)  # again, until the cell gives up
-        raise CellTimeoutError("the cell ran past cell_timeout (%g s)" % timeout)
-
-    signal.signal(signal.SIGALRM, alarm)
-    main_module = types.ModuleType("__main__")  # the cells' module: pickle finds their classes
-    sys.modules["__main__"] = main_module
-    g = main_module.__dict__
-    g.update(__builtins__=builtins, display=display)
+    why = "the cell ran past cell_timeout (%g s)" % timeout
     for i, src in enumerate(req["cells"]):
-        name = "<cell %d>" % i
-        linecache.cache[name] = (len(src), None, src.splitlines(True), name)
-        for f in (out, err):
-            f.truncate(0)
-        cell = _Cell()
-        _current[0] = cell
-        for s in streams:  # the same objects every cell: a logging handler keeps working
-            s.n, s.dropped = 0, False
-        sys.stdout = sys.__stdout__ = streams[0]
-        sys.stderr = sys.__stderr__ = streams[1]
-        emit({"start": i})
-        error = None
-        state["deadline"] = False
-        signal.signal(signal.SIGALRM, alarm)  # again: the last cell may have replaced it
-        try:
-            if timeout > 0:
-                signal.setitimer(signal.ITIMER_REAL, timeout)
-            try:
-                _run(src, name, g)
-            finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-        except BaseException as e:  # SystemExit and KeyboardInterrupt too, as a kernel does
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            error = _error(e, name)
-            if state["deadline"]:
-                error["ename"] = "CellTimeoutError"
-                error["evalue"] = "the cell ran past cell_timeout (%g s)" % timeout
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        if os.getpid() != pid:  # a process the cell forked came back here: it ends, unheard
-            os._exit(0)
-        _figures(cell)
-        _current[0] = None
-        stdout, t1 = _read(out)
-        stderr, t2 = _read(err)
-        rec = {"cell": i, "stdout": stdout, "stderr": stderr, "display": cell.display,
-               "error": [error] if error else [],
-               "output_truncated": t1 or t2 or cell.display_dropped or
-               streams[0].dropped or streams[1].dropped}
+        rec, error = _cell(src, "<cell %d>" % i, g, files, streams, timeout, why,
+                           lambda: emit({"start": i}))
+        rec = dict({"cell": i}, **rec)
         if written[0] + len(json.dumps(rec)) > TOTAL_MAX:
             rec.update(stdout="", stderr="", display=[], output_truncated=True)
         emit(rec)
@@ -322,7 +385,7 @@ def main():
             break
     emit({"done": True})
     results.close()
-    real_err.close()
+    os.close(real_err)
     # The kernel is done: threads the cells left running do not hold the exit (as daemon
     # threads do not), while the cells' open files are still flushed as the interpreter ends.
     threading = sys.modules.get("threading")
@@ -330,4 +393,228 @@ def main():
         threading._shutdown = lambda: None
 
 
-main()
+# ---- the session kernel ----------------------------------------------------------------------
+
+REQ_FD, REPLY_FD = 3, 4
+_NOT_RUN = {"stdout": "", "stderr": "", "display": [], "error": [], "executed": False,
+            "output_truncated": False}
+
+
+class _BadFrame(Exception):
+    pass
+
+
+def _again(op, *args):
+    """op(*args), retried when a signal handler a cell installed raised while it waited (between
+    calls the kernel only waits; a Jupyter kernel outlives an interrupt there too)."""
+    while True:
+        try:
+            return op(*args)
+        except OSError:
+            raise
+        except BaseException:
+            continue
+
+
+def _recv(fd):
+    """One frame's bytes from fd, or None at the end of fd (before or within a frame)."""
+    head = b""
+    while True:
+        c = _again(os.read, fd, 1)
+        if not c:
+            return None
+        if c == b"\n":
+            break
+        if not c.isdigit() or len(head) >= 20:
+            raise _BadFrame("bad frame header %r" % (head + c))
+        head += c
+    if not head:
+        raise _BadFrame("empty frame header")
+    buf = bytearray(int(head))
+    view, got = memoryview(buf), 0
+    while got < len(buf):
+        n = _again(os.readv, fd, [view[got:got + (1 << 20)]])
+        if n == 0:
+            return None
+        got += n
+    return bytes(buf)
+
+
+def _send(fd, obj):
+    """obj as one frame on fd (lone surrogates, which JSON parsers refuse, become '?')."""
+    body = json.dumps(obj, ensure_ascii=False).encode("utf-8", "replace")
+    view = memoryview(b"%d\n" % len(body) + body)
+    while view:
+        try:
+            n = _again(os.write, fd, view)
+        except BrokenPipeError:  # no one reads the answers: the session is gone
+            os._exit(0)
+        view = view[n:]
+
+
+def _request(data):
+    """The call a frame asks for: (cells, stdin, timeout, stop_on_error); ValueError if bad."""
+    try:
+        req = json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError) as e:  # UnicodeDecodeError is a ValueError
+        raise ValueError("not JSON (%s)" % e)
+    if not isinstance(req, dict):
+        raise ValueError("not a JSON object")
+    cells = req.get("cells")
+    if not isinstance(cells, list) or not all(isinstance(c, str) for c in cells):
+        raise ValueError("cells: a list of strings is required")
+    stdin = req.get("stdin")
+    if stdin is None:
+        stdin = ""
+    if not isinstance(stdin, str):
+        raise ValueError("stdin: a string or null")
+    timeout = req.get("timeout")
+    if timeout is None:
+        timeout = 0
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or \
+            not 0 <= timeout <= 1e6:
+        raise ValueError("timeout: seconds, 0 (none) to 1e6")
+    stop = req.get("stop_on_error")
+    if stop is None:
+        stop = True
+    if not isinstance(stop, bool):
+        raise ValueError("stop_on_error: a boolean")
+    return cells, stdin, float(timeout), stop
+
+
+def _remove(path):
+    """Removes what is at path (a file, link or directory a cell left there), if anything."""
+    if os.path.isdir(path) and not os.path.islink(path):
+        import shutil
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        os.unlink(path)
+
+
+def _stdin(text, d):
+    """The call's stdin becomes fd 0 (for the cells and their subprocesses) and sys.stdin."""
+    data = text.encode("utf-8", "replace")
+    try:
+        fd = os.memfd_create("stdin")
+    except (AttributeError, OSError):  # no memfd: an unlinked file in the session's directory
+        path = os.path.join(d, "stdin")
+        os.makedirs(d, exist_ok=True)  # a cell may have removed it
+        _remove(path)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+        os.unlink(path)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.dup2(fd, 0)
+    finally:
+        os.close(fd)
+    raw = io.FileIO(0, "rb", closefd=False)
+    sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.BufferedReader(raw), encoding="utf-8",
+                                                 errors="surrogateescape", newline="\n")
+
+
+def _clip(error):
+    """A smaller copy of an error whose text passes the results' budget."""
+    tb = error["traceback"]
+    if len(tb) > 21:
+        tb = tb[:1] + ["..."] + tb[-19:]
+    return dict(error, evalue=error["evalue"][:1000], traceback=[s[:1000] for s in tb])
+
+
+def _call(cells, stop_on_error, timeout, g, files, streams, count):
+    """Runs one call's cells; returns their records. count: the session's cell counter."""
+    deadline = time.monotonic() + timeout if timeout > 0 else None
+    why = "the call ran past its timeout (%g s)" % timeout
+    out, used, stopped = [], 0, False
+    for src in cells:
+        if stopped:
+            out.append(dict(_NOT_RUN))
+            continue
+        left = 0
+        if deadline is not None:
+            left = deadline - time.monotonic()
+        if deadline is not None and left <= 0:  # no time left: it times out where it starts
+            error = _timeout_error(why)
+            rec = dict(_NOT_RUN, error=[error])
+            timed_out = True
+        else:
+            rec, error = _cell(src, "<cell %d>" % count[0], g, files, streams, left, why)
+            count[0] += 1
+            timed_out = _timer["fired"]
+            if timed_out and error is None:  # the cell swallowed the timeout: still its error
+                error = _timeout_error(why)
+                rec["error"] = [error]
+        rec["executed"] = True
+        n = len(json.dumps(rec))
+        if used + n > TOTAL_MAX:
+            rec.update(stdout="", stderr="", display=[], output_truncated=True)
+            if error is not None:
+                rec["error"] = [_clip(error)]
+            n = len(json.dumps(rec))
+        used += n
+        out.append(rec)
+        if timed_out or (error is not None and stop_on_error):
+            stopped = True
+    return out
+
+
+def _serve(d, files, streams, g):
+    count = [0]
+    while True:
+        try:
+            data = _recv(REQ_FD)
+        except _BadFrame as e:  # the stream is out of step: nothing after it can be read
+            _send(REPLY_FD, {"error": "bad request: %s" % e})
+            os._exit(2)
+        if data is None:
+            os._exit(0)
+        try:
+            cells, stdin, timeout, stop_on_error = _request(data)
+        except ValueError as e:
+            _send(REPLY_FD, {"error": "bad request: %s" % e})
+            continue
+        try:
+            _stdin(stdin, d)
+        except OSError as e:  # e.g. past the session's file size limit
+            _send(REPLY_FD, {"error": "stdin: %s" % e})
+            continue
+        out = _call(cells, stop_on_error, timeout, g, files, streams, count)
+        _send(REPLY_FD, {"cells": out, "done": True})
+
+
+def session():
+    for fd in (REQ_FD, REPLY_FD):
+        os.set_inheritable(fd, False)  # the cells' subprocesses do not hold the channel
+    wd = os.getcwd()
+    d = os.path.join(wd, SESSION_DIR)  # absolute: the cells may chdir
+    if not os.path.isdir(d):
+        _remove(d)
+        os.makedirs(d)
+    files = []
+    for name in ("stdout", "stderr"):  # new files, whatever an earlier kernel's cells left
+        path = os.path.join(d, name)
+        _remove(path)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o644)
+        files.append(os.fdopen(fd, "a+b"))
+    real_err, g = _setup(d, files)
+    sys.path.insert(0, wd)  # the work dir's modules import
+    del sys.argv[1:]  # the cells' argv is python -c's: ['-c']
+    streams = (_Out(1, "<stdout>"), _Out(2, "<stderr>"))
+    try:
+        _serve(d, files, streams, g)
+    except BaseException:  # the kernel's own fault: to the cell's stderr pipe, and the end
+        msg = memoryview(("verdict session kernel: " + traceback.format_exc()).encode(
+            "utf-8", "replace"))
+        try:
+            while msg:
+                msg = msg[os.write(real_err, msg):]
+        finally:
+            os._exit(1)
+
+
+if sys.argv[1:] == ["--session"]:
+    session()
+else:
+    main()

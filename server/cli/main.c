@@ -16,6 +16,7 @@
 #include "server/cli/doctor.h"
 #include "server/cli/run.h"
 #include "server/cli/serve.h"
+#include "server/judge/session.h"
 #include "server/datasets/dataset.h"
 #include "server/util/opts.h"
 
@@ -83,7 +84,7 @@ static int parse_flags(const struct command *cmd, int argc, char **argv, int *ex
 static bool json_out, skip_toolchains, skip_gpu;
 static const char *doctor_languages;
 static struct run_opts run_opts;
-static struct serve_opts serve_opts;
+static struct serve_opts serve_opts = {.max_sessions = -1};
 static struct bench_opts bench_opts;
 static const char *db_path, *data_format;
 static bool force;
@@ -324,6 +325,9 @@ static const struct opt serve_table[] = {
      "cells SandboxFusion's routes may grow to, so that none waits (default max(cells, 64 per "
      "core), at most 512)",
      1, 1024},
+    {"max-sessions", 0, OPT_INT, &serve_opts.max_sessions, "N",
+     "sessions open at once, each holding a cell (default min(32, max-cells); 0: off)", 0,
+     SESSION_MAX},
     {"cell-idle", 0, OPT_DURATION, &serve_opts.cell_idle_ms, "SECONDS",
      "stop a cell beyond --cells idle this long (default 30)", 0, 0},
     {"python-warm", 0, OPT_STRING, &serve_opts.python_warm, "on|off",

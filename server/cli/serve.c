@@ -27,6 +27,7 @@
 #include "build_info.h"
 #include "server/datasets/dataset.h"
 #include "server/http/api.h"
+#include "server/http/request.h"
 #include "server/judge/engine.h"
 #include "server/store/store.h"
 
@@ -49,6 +50,7 @@ static int parse_listen(const char *s, char *host, size_t cap, int *port)
 
 struct parts {
     struct engine engine;
+    struct sessions *sessions;
     struct dataset_store *datasets;
     struct store *store;
     struct sched *sched;
@@ -61,12 +63,14 @@ static void teardown(struct parts *p)
     if (p->http)
         http_quiesce(p->http);
     sched_free(p->sched); /* finishes what is queued: every request is answered */
+    sessions_stop(p->sessions); /* no call runs now: each session's cell wiped, given back */
     /* every judged request is queued for the store's writer now; closing it commits them
      * and answers the store's queries still waiting, whose connections the HTTP thread
      * then sends before it stops */
     api_detach_store(p->api);
     store_stop(p->store); /* a handler that took the store before the detach: 503 */
     http_stop(p->http);
+    sessions_free(p->sessions);
     store_close(p->store);
     api_free(p->api);
     engine_close(&p->engine);
@@ -146,6 +150,16 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
     if ((rc = start_sched(o, (int)cells, (int)max_cells, p, err)) < 0)
         return rc;
     int gpus = p->engine.gpus;
+    long max_sessions = o->max_sessions >= 0 ? o->max_sessions : SESSION_DEFAULTS;
+    if (max_sessions > max_cells)
+        max_sessions = max_cells; /* each holds a cell */
+    struct sessions_config sc = {.pool = p->engine.pool,
+                                 .env = &p->engine.env,
+                                 .max = (int)max_sessions,
+                                 .interp = verdict_jupyter_driver,
+                                 .interp_len = verdict_jupyter_driver_len};
+    if (max_sessions > 0 && (rc = sessions_new(&sc, &p->sessions, err)) < 0)
+        return rc;
     struct api_config ac = {.langs = p->engine.langs,
                             .cache = p->engine.cache,
                             .pool = p->engine.pool,
@@ -157,7 +171,8 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
                             .datasets = p->datasets,
                             .store = p->store,
                             .listen_host = host,
-                            .dashboard_token = o->dashboard_token};
+                            .dashboard_token = o->dashboard_token,
+                            .sessions = p->sessions};
     if ((rc = api_new(&ac, &p->api, err)) < 0)
         return rc;
     struct http_config hc = {.host = host,

@@ -32,6 +32,7 @@ struct serve_opts {
     const char *dashboard_token; /* required by the dashboard and the store's routes */
     struct opt_list datasets;    /* directories imported at start (unchanged sources skipped) */
     const char *python_warm;     /* "on" or "off" (default on: env VERDICT_PYTHON_WARM) */
+    long max_sessions;           /* sessions open at once (-1: the default, 32 or max_cells) */
 };
 
 /* Runs the server until SIGTERM/SIGINT; returns the exit code (0 after a clean stop). */

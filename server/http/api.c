@@ -197,6 +197,15 @@ static void healthz(struct api *a, struct http_exchange *x)
     json_set_num(c, "write_errors", (double)cs.write_errors);
     json_set_num(d, "uptime_s", (double)(time(NULL) - a->started));
     json_set(d, "store", api_store_health(a, true));
+    if (a->cfg.sessions) {
+        struct sessions_stats sst;
+        sessions_list(a->cfg.sessions, NULL, 0, &sst);
+        struct json *s = json_set(d, "sessions", api_sessions_totals(&sst));
+        json_set_num(s, "open", sst.open);
+        json_set_num(s, "max", sst.max);
+    } else {
+        json_set_null(d, "sessions");
+    }
     json_set(d, "routes", route_list());
     api_reply_json(a, x, st.stopping ? 503 : 200, d);
 }
@@ -259,6 +268,11 @@ static void metrics(struct api *a, struct http_exchange *x)
         g.store_queued = ss.queued;
         g.store_db_bytes = ss.db_bytes;
     }
+    struct sessions_stats sst;
+    if (a->cfg.sessions) {
+        sessions_list(a->cfg.sessions, NULL, 0, &sst);
+        g.sessions = &sst;
+    }
     api_count(a, x, 200); /* counted in its own exposition */
     char *text = metrics_render(a->metrics, &g);
     http_reply(x, text ? 200 : 500, "text/plain; version=0.0.4", text, text ? strlen(text) : 0);
@@ -273,8 +287,9 @@ static void openapi(struct api *a, struct http_exchange *x)
     http_reply(x, body ? 200 : 500, "application/json", body, body ? verdict_openapi_len : 0);
 }
 
-/* A path ending in "/{...}" matches the part before it and one non-empty segment after.
- * guarded: behind the dashboard token (api_dashboard_allowed). */
+/* A "{...}" segment of a route's path matches one non-empty segment of a request's path;
+ * every other segment matches itself. guarded: behind the dashboard token
+ * (api_dashboard_allowed). */
 struct route {
     const char *method, *path;
     void (*fn)(struct api *a, struct http_exchange *x);
@@ -304,6 +319,11 @@ static const struct route routes[] = {
     {"GET", "/v1/datasets", api_store_datasets, true},
     {"GET", "/v1/datasets/{name}", api_store_dataset, true},
     {"GET", "/v1/stats", api_stats, true},
+    {"GET", "/v1/sessions", api_session_list, true},
+    {"POST", "/v1/sessions", api_session_open, false},
+    {"GET", "/v1/sessions/{id}", api_session_get, false},
+    {"DELETE", "/v1/sessions/{id}", api_session_delete, false},
+    {"POST", "/v1/sessions/{id}/exec", api_session_exec, false},
     {"GET", "/", api_dashboard, false}, /* the dashboard (dashboard.c): its own token check */
     {"GET", "/assets/{name}", api_dashboard, false},
 };
@@ -321,15 +341,19 @@ static struct json *route_list(void)
     return rl;
 }
 
-/* Whether path is the route's: equal, or for "/prefix/{param}" the prefix, a slash and one
- * non-empty segment. */
+/* Whether path is the route's, segment by segment ("{...}" matching any non-empty one). */
 static bool route_matches(const struct route *r, const char *path)
 {
-    const char *brace = strstr(r->path, "/{");
-    if (!brace)
-        return strcmp(r->path, path) == 0;
-    size_t n = (size_t)(brace - r->path) + 1; /* through the slash */
-    return strncmp(r->path, path, n) == 0 && path[n] && !strchr(path + n, '/');
+    const char *p = r->path, *q = path;
+    while (*p && *q) {
+        size_t pn = strcspn(p + 1, "/") + 1, qn = strcspn(q + 1, "/") + 1; /* "/seg" */
+        bool param = p[1] == '{';
+        if (param ? qn < 2 : pn != qn || strncmp(p, q, pn) != 0)
+            return false;
+        p += pn;
+        q += qn;
+    }
+    return !*p && !*q;
 }
 
 const char *api_route_name(const char *path)

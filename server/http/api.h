@@ -19,6 +19,7 @@
 #include "server/judge/cache.h"
 #include "server/judge/lang.h"
 #include "server/judge/scheduler.h"
+#include "server/judge/session.h"
 #include "server/store/store.h"
 
 struct api_config {
@@ -33,6 +34,7 @@ struct api_config {
     struct store *store;            /* the results store; NULL: off (--store off) */
     const char *listen_host;        /* the address listened on ("127.0.0.1", "0.0.0.0") */
     const char *dashboard_token;    /* NULL or "": none (see api_dashboard_allowed) */
+    struct sessions *sessions;      /* NULL: sessions off (--max-sessions 0) */
 };
 
 struct api;

@@ -105,6 +105,15 @@ void api_run_code(struct api *a, struct http_exchange *x);
 void api_judge(struct api *a, struct http_exchange *x);
 void api_judge_batch(struct api *a, struct http_exchange *x);
 
+/* The session routes (server/http/api_session.c). */
+void api_session_open(struct api *a, struct http_exchange *x);
+void api_session_exec(struct api *a, struct http_exchange *x);
+void api_session_get(struct api *a, struct http_exchange *x);
+void api_session_delete(struct api *a, struct http_exchange *x);
+void api_session_list(struct api *a, struct http_exchange *x);
+/* The sessions' totals: {opened, closed: {reason: n}, calls, refused} (heap). */
+struct json *api_sessions_totals(const struct sessions_stats *st);
+
 /* SandboxFusion's notebook route (server/http/api_jupyter.c). */
 void api_run_jupyter(struct api *a, struct http_exchange *x);
 

@@ -10,7 +10,8 @@
 
 #include "runners/buf.h"
 
-static const int statuses[] = {200, 400, 404, 405, 413, 422, 500, 503, 504};
+static const int statuses[] = {200, 201, 303, 400, 401, 403, 404, 405, 409,
+                               410, 413, 422, 431, 500, 503, 504};
 #define NSTATUS (sizeof(statuses) / sizeof(statuses[0]))
 /* Counted verdicts: the enum's, up to SE (SKIP is not a program's outcome). */
 #define NVERDICTS ((size_t)VERDICT_SE + 1)
@@ -130,12 +131,17 @@ char *metrics_render(struct metrics *m, const struct metrics_gauges *g)
     buf_init(&t, 0);
     buf_printf(&t, "# HELP verdict_requests_total HTTP requests answered, by route and status.\n"
                    "# TYPE verdict_requests_total counter\n");
-    for (size_t r = 0; r < (size_t)m->nroutes; r++)
-        for (size_t s = 0; s <= NSTATUS; s++)
-            if (get(request_count(m, r, s)))
-                buf_printf(&t, "verdict_requests_total{route=\"%s\",status=\"%s%d\"} %llu\n",
-                           m->routes[r], s < NSTATUS ? "" : "other", s < NSTATUS ? statuses[s] : 0,
-                           get(request_count(m, r, s)));
+    for (size_t r = 0; r < (size_t)m->nroutes; r++) {
+        for (size_t s = 0; s <= NSTATUS; s++) {
+            unsigned long long n = get(request_count(m, r, s));
+            char status[16] = "other";
+            if (s < NSTATUS)
+                snprintf(status, sizeof(status), "%d", statuses[s]);
+            if (n)
+                buf_printf(&t, "verdict_requests_total{route=\"%s\",status=\"%s\"} %llu\n",
+                           m->routes[r], status, n);
+        }
+    }
     buf_printf(&t, "# HELP verdict_verdicts_total Program verdicts, by language.\n"
                    "# TYPE verdict_verdicts_total counter\n");
     for (int i = 0; i < lang_count(m->langs); i++)
@@ -191,6 +197,31 @@ char *metrics_render(struct metrics *m, const struct metrics_gauges *g)
                "# TYPE verdict_store_ok gauge\nverdict_store_ok %d\n",
                g->store_written, g->store_dropped, g->store_errors, g->store_deleted,
                g->store_queued, g->store_db_bytes, g->store_enabled && g->store_ok);
+    const struct sessions_stats *ss = g->sessions;
+    if (ss) {
+        buf_printf(&t,
+                   "# HELP verdict_sessions_open Sessions open now (each holds a cell).\n"
+                   "# TYPE verdict_sessions_open gauge\nverdict_sessions_open %d\n"
+                   "# TYPE verdict_sessions_max gauge\nverdict_sessions_max %d\n"
+                   "# TYPE verdict_sessions_opened_total counter\n"
+                   "verdict_sessions_opened_total %llu\n"
+                   "# HELP verdict_sessions_refused_total Opens answered 503 (the most sessions "
+                   "open, or no cell).\n"
+                   "# TYPE verdict_sessions_refused_total counter\n"
+                   "verdict_sessions_refused_total %llu\n"
+                   "# HELP verdict_sessions_closed_total Sessions closed, by reason.\n"
+                   "# TYPE verdict_sessions_closed_total counter\n",
+                   ss->open, ss->max, ss->opened, ss->refused);
+        for (int i = 0; i < SESSION_NENDS; i++)
+            buf_printf(&t, "verdict_sessions_closed_total{reason=\"%s\"} %llu\n",
+                       session_end_name((enum session_end)i), ss->closed[i]);
+        buf_printf(&t, "# HELP verdict_session_calls_total Session calls, by verdict.\n"
+                       "# TYPE verdict_session_calls_total counter\n");
+        for (size_t v = 0; v < NVERDICTS; v++)
+            if (ss->verdicts[v])
+                buf_printf(&t, "verdict_session_calls_total{verdict=\"%s\"} %llu\n",
+                           verdict_name((enum verdict)v), ss->verdicts[v]);
+    }
     for (int h = 0; h < HIST_COUNT; h++) {
         struct hist *x = &m->hists[h];
         const char *n = hist_names[h];

@@ -9,6 +9,7 @@
 
 #include "server/judge/judge.h"
 #include "server/judge/lang.h"
+#include "server/judge/session.h"
 
 enum metrics_hist { HIST_QUEUE, HIST_COMPILE, HIST_RUN, HIST_COUNT };
 
@@ -26,6 +27,7 @@ struct metrics_gauges {
     bool store_enabled, store_ok;          /* the results store (server/store/store.h) */
     unsigned long long store_written, store_dropped, store_errors, store_deleted, store_queued;
     long long store_db_bytes;
+    const struct sessions_stats *sessions; /* NULL: sessions off */
 };
 
 /* Counters for the API's routes (paths borrowed: they must outlive m; any other path counts

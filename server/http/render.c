@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runners/buf.h"
 #include "server/http/request.h"
 #include "server/util/base64.h"
 
@@ -331,5 +332,191 @@ struct json *render_jupyter(const struct judge_result *res, const struct render_
     free(nb.cells);
     json_set_null(d, "executor_pod_name");
     set_files(d, t);
+    return d;
+}
+
+/* ---- sessions ----------------------------------------------------------------------------- */
+
+struct json *render_session(const struct session_info *s, const char *state, int id_chars)
+{
+    struct json *d = json_object();
+    char id[SESSION_ID_LEN + 1];
+    snprintf(id, sizeof(id), "%.*s", id_chars, s->id);
+    json_set_str(d, "id", id);
+    json_set_str(d, "language", s->lang ? s->lang->name : "");
+    json_set_str(d, "state", state ? state : s->busy ? "busy" : "open");
+    json_set_num(d, "created_at", s->created);
+    if (s->last_call > 0)
+        json_set_num(d, "last_call_at", s->last_call);
+    else
+        json_set_null(d, "last_call_at");
+    json_set_num(d, "idle_s", s->idle_s);
+    json_set_num(d, "expires_at", s->expires);
+    json_set_num(d, "calls", s->calls);
+    json_set_num(d, "cpu_ms", (double)s->totals.cpu_ms);
+    json_set_num(d, "memory_kib", (double)s->totals.memory_kib);
+    json_set_num(d, "memory_peak_kib", (double)s->totals.memory_peak_kib);
+    struct json *in = json_set(d, "interpreter", json_object());
+    json_set_bool(in, "alive", s->totals.alive);
+    json_set_num(in, "starts", s->totals.starts);
+    json_set_bool(d, "cpu_spent", s->totals.cpu_spent);
+    struct json *ev = json_set(d, "events", json_object());
+    json_set_num(ev, "tle", s->tle);
+    json_set_num(ev, "mle", s->mle);
+    json_set_num(ev, "lost", s->lost);
+    if (s->has_last) {
+        struct json *l = json_set(d, "last", json_object());
+        json_set_str(l, "verdict", verdict_name(s->last_verdict));
+        json_set_str(l, "message", s->last_message);
+    } else {
+        json_set_null(d, "last");
+    }
+    struct json *lim = json_set(d, "limits", json_object());
+    const struct session_spec *sp = &s->spec;
+    json_set_num(lim, "memory_mb", (double)(sp->lim.memory_bytes >> 20));
+    json_set_num(lim, "cpu_ms", (double)sp->lim.cpu_ms);
+    json_set_num(lim, "pids", sp->lim.pids);
+    json_set_num(lim, "call_memory_mb", (double)(sp->call_memory_bytes >> 20));
+    json_set_num(lim, "call_time_ms", (double)sp->call_cpu_ms);
+    json_set_num(lim, "call_wall_ms", (double)sp->call_wall_ms);
+    json_set_num(lim, "idle_ms", (double)sp->idle_ms);
+    json_set_num(lim, "lifetime_ms", (double)sp->lifetime_ms);
+    return d;
+}
+
+/* A fetched file of a job_result, or NULL. */
+static const struct job_fetched *job_fetched_file(const struct job_result *r, const char *path)
+{
+    for (int i = 0; i < r->nfetched; i++)
+        if (strcmp(r->fetched[i].path, path) == 0 && r->fetched[i].error == 0)
+            return &r->fetched[i];
+    return NULL;
+}
+
+/* Appends a string member of each cell record (stdout, stderr) into one string. */
+static void join_member(struct json *d, const struct json *cells, const char *key)
+{
+    struct buf b;
+    buf_init(&b, 0);
+    for (const struct json *c = json_first(cells); c; c = json_next(c)) {
+        const char *v = json_get_str(c, key);
+        if (v)
+            buf_append(&b, v, strlen(v));
+    }
+    size_t n = 0;
+    char *text = buf_take(&b, &n);
+    json_set_bytes(d, key, text ? text : "", text ? n : 0);
+    free(text);
+}
+
+/* A Python call's output: its cells as the interpreter answered them, or, when it did not
+ * answer (the state was lost), what it wrote before from its output files. */
+static void python_output(struct json *d, const struct session_outcome *o)
+{
+    const struct json *cells = json_get(o->reply, "cells");
+    struct json *list = json_set(d, "cells", json_array());
+    struct json *display = json_set(d, "display", json_array());
+    const struct json *first_error = NULL;
+    bool truncated = false;
+    if (cells && json_is_array(cells)) {
+        for (const struct json *c = json_first(cells); c; c = json_next(c)) {
+            struct json *cell = json_push(list, json_object());
+            copy_member(cell, c, "stdout", false);
+            copy_member(cell, c, "stderr", false);
+            copy_member(cell, c, "display", true);
+            copy_member(cell, c, "error", true);
+            bool executed = false, cut = false;
+            json_bool(json_get(c, "executed"), &executed);
+            json_bool(json_get(c, "output_truncated"), &cut);
+            json_set_bool(cell, "executed", executed);
+            json_set_bool(cell, "output_truncated", cut);
+            truncated = truncated || cut;
+            for (const struct json *v = json_first(json_get(c, "display")); v; v = json_next(v))
+                json_push(display, json_dup(v));
+            if (!first_error && json_len(json_get(c, "error")) > 0)
+                first_error = json_first(json_get(c, "error"));
+        }
+        join_member(d, cells, "stdout");
+        join_member(d, cells, "stderr");
+    } else {
+        const struct job_fetched *out = job_fetched_file(&o->run, SESSION_STREAMS_DIR "/stdout");
+        const struct job_fetched *err = job_fetched_file(&o->run, SESSION_STREAMS_DIR "/stderr");
+        size_t cap = 1u << 20, no = out ? out->len : 0, ne = err ? err->len : 0;
+        json_set_bytes(d, "stdout", out ? (const char *)out->data : "", no < cap ? no : cap);
+        /* the interpreter's own last words (a crash) come after the call's */
+        struct buf b;
+        buf_init(&b, 0);
+        if (err)
+            buf_append(&b, err->data, ne < cap ? ne : cap);
+        buf_append(&b, o->run.err, o->run.err_len);
+        size_t n = 0;
+        char *text = buf_take(&b, &n);
+        json_set_bytes(d, "stderr", text ? text : "", text ? n : 0);
+        free(text);
+        truncated = no > cap || ne > cap;
+    }
+    if (first_error)
+        json_set(d, "error", json_dup(first_error));
+    else
+        json_set_null(d, "error");
+    json_set_bool(d, "output_truncated", truncated || o->run.stdout_truncated);
+}
+
+struct json *render_session_call(const struct session_outcome *o)
+{
+    struct json *d = json_object();
+    json_set_str(d, "id", o->info.id);
+    json_set_num(d, "call", o->call);
+    json_set_str(d, "verdict", verdict_name(o->verdict));
+    json_set_str(d, "status", render_run_status(o->verdict));
+    const char *msg = o->verdict == VERDICT_CE ? "compile error" : o->run.message;
+    json_set_str(d, "message", o->verdict == VERDICT_OK && !o->run.message[0] ? "" : msg);
+    bool python = o->info.lang && strcmp(o->info.lang->name, "python") == 0;
+    bool ran = !(o->compiled && o->compile_verdict != VERDICT_OK);
+    if (python) {
+        python_output(d, o);
+    } else {
+        json_set_bytes(d, "stdout", ran ? o->run.out : NULL, ran ? o->run.out_len : 0);
+        json_set_bytes(d, "stderr", ran ? o->run.err : NULL, ran ? o->run.err_len : 0);
+        json_set(d, "display", json_array());
+        json_set_null(d, "error");
+        json_set_bool(d, "output_truncated",
+                      ran && (o->run.stdout_truncated || o->run.stderr_truncated));
+    }
+    if (o->compiled) {
+        struct json *c = json_set(d, "compile", json_object());
+        json_set_str(c, "verdict", verdict_name(o->compile_verdict));
+        json_set_bytes(c, "stdout", o->compile.out, o->compile.out_len);
+        json_set_bytes(c, "stderr", o->compile.err, o->compile.err_len);
+        json_set_num(c, "cpu_ms", (double)o->compile.cpu_ms);
+        if (o->compile.message[0] && o->compile_verdict != VERDICT_OK)
+            json_set_str(c, "message", o->compile.message);
+    } else {
+        json_set_null(d, "compile");
+    }
+    const struct job_result *r = ran ? &o->run : &o->compile;
+    if (ran && !python && o->verdict != VERDICT_TLE && o->verdict != VERDICT_SE)
+        json_set_num(d, "exit_code", r->signal ? -r->signal : r->exit_code);
+    else
+        json_set_null(d, "exit_code");
+    json_set_num(d, "cpu_ms", (double)r->cpu_ms);
+    json_set_num(d, "wall_ms", (double)r->wall_ms);
+    json_set_num(d, "memory_kib", (double)r->memory_kib);
+    if (o->verdict == VERDICT_TLE && r->tle_clock != JOB_CLOCK_NONE)
+        json_set_str(d, "limit", job_clock_name(r->tle_clock));
+    else
+        json_set_null(d, "limit");
+    json_set_str(d, "state", session_state_name(o->state));
+    struct json *files = json_set(d, "files", json_object());
+    for (int i = 0; ran && i < o->run.nfetched; i++) {
+        const struct job_fetched *f = &o->run.fetched[i];
+        if (f->error || strncmp(f->path, SESSION_STREAMS_DIR "/", strlen(SESSION_STREAMS_DIR) + 1) == 0)
+            continue;
+        char *b64 = base64_encode(f->data, f->len);
+        if (b64)
+            json_set_str(files, f->path, b64);
+        free(b64);
+    }
+    json_set(d, "session", render_session(&o->info, NULL, SESSION_ID_LEN));
     return d;
 }

@@ -11,6 +11,7 @@
 #define VERDICT_RENDER_H
 
 #include "server/judge/judge.h"
+#include "server/judge/session.h"
 #include "server/util/json.h"
 
 /* The /v1/judge document (heap), or NULL when out of memory. */
@@ -31,6 +32,13 @@ struct render_jupyter_ask {
  * running when the sandbox stopped the run with its output so far and an error saying why,
  * the cells never run listed empty with executed false. */
 struct json *render_jupyter(const struct judge_result *res, const struct render_jupyter_ask *ask);
+
+/* A session as GET /v1/sessions/{id} answers it (heap), or NULL; state: "closed" for DELETE's
+ * answer, NULL for open/busy; id_chars: how much of the id to show (SESSION_ID_LEN: all). */
+struct json *render_session(const struct session_info *s, const char *state, int id_chars);
+
+/* The answer of POST /v1/sessions/{id}/exec (docs/api.md) (heap), or NULL. */
+struct json *render_session_call(const struct session_outcome *o);
 
 /* SandboxFusion's RunStatus of a verdict: "Success", "Failed" or "SandboxError". */
 const char *render_run_status(enum verdict v);

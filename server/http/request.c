@@ -706,3 +706,152 @@ void jupyter_request_fini(struct jupyter_request *j)
     judge_request_free(j->run);
     j->run = NULL;
 }
+
+/* ---- /v1/sessions ------------------------------------------------------------------------- */
+
+/* A whole number member in [lo, hi], def when absent or null. */
+static int whole(const struct json *b, const char *key, int64_t lo, int64_t hi, int64_t def,
+                 int64_t *out, struct request_error *e)
+{
+    const struct json *v = json_get(b, key);
+    double d = (double)def;
+    if ((v && !json_is_null(v) && !json_num(v, &d)) || !isfinite(d) || d != floor(d) ||
+        d < (double)lo || d > (double)hi) {
+        char msg[120];
+        snprintf(msg, sizeof(msg), "%s must be a whole number from %lld to %lld", key,
+                 (long long)lo, (long long)hi);
+        return request_fail(e, "int_parsing", msg, "limits", key, NULL);
+    }
+    *out = (int64_t)d;
+    return 0;
+}
+
+int request_parse_session_open(const struct lang_set *langs, const struct json *body,
+                               struct session_spec *spec, struct request_error *e)
+{
+    memset(spec, 0, sizeof(*spec));
+    if (!json_is_object(body))
+        return request_fail(e, "model_attributes_type", "Input should be an object", NULL, NULL,
+                            NULL);
+    struct judge_request r = {0};
+    if (parse_language(langs, body, REQUEST_RUN_CODE, &r, e) < 0)
+        return -EINVAL;
+    if (r.lang->needs_gpu)
+        return request_fail(e, "enum", "sessions run on CPU cells: GPU languages are refused",
+                            "language", NULL, NULL);
+    spec->lang = r.lang;
+    const struct json *lim = json_get(body, "limits");
+    if (lim && !json_is_null(lim) && !json_is_object(lim))
+        return request_fail(e, "dict_type", "limits must be an object", "limits", NULL, NULL);
+    int64_t mem, cpu, pids, call_mem, call_cpu, call_wall, idle, life;
+    if (whole(lim, "memory_mb", 16, 8192, 512, &mem, e) < 0 ||
+        whole(lim, "cpu_ms", 1, 3600000, 600000, &cpu, e) < 0 ||
+        whole(lim, "pids", 1, 256, 64, &pids, e) < 0 ||
+        whole(lim, "call_memory_mb", 1, mem, mem, &call_mem, e) < 0 ||
+        whole(lim, "call_time_ms", 1, REQUEST_MAX_TIME_MS, 10000, &call_cpu, e) < 0 ||
+        whole(lim, "call_wall_ms", 1, REQUEST_MAX_WALL_MS, 30000, &call_wall, e) < 0 ||
+        whole(lim, "idle_ms", 1000, 86400000, 300000, &idle, e) < 0 ||
+        whole(lim, "lifetime_ms", 1000, 86400000, 3600000, &life, e) < 0)
+        return -EINVAL;
+    for (const struct json *m = json_first(lim); m; m = json_next(m)) {
+        static const char *const known[] = {"memory_mb",    "cpu_ms",       "pids",
+                                            "call_memory_mb", "call_time_ms", "call_wall_ms",
+                                            "idle_ms",      "lifetime_ms"};
+        bool ok = false;
+        for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+            ok = ok || strcmp(json_key(m), known[i]) == 0;
+        if (!ok)
+            return request_fail(e, "extra_forbidden", "not a session limit", "limits",
+                                json_key(m), NULL);
+    }
+    spec->lim.memory_bytes = (uint64_t)mem << 20;
+    spec->lim.cpu_ms = cpu;
+    spec->lim.pids = (uint32_t)pids;
+    spec->call_memory_bytes = (uint64_t)call_mem << 20;
+    spec->call_cpu_ms = call_cpu;
+    spec->call_wall_ms = call_wall;
+    spec->idle_ms = idle;
+    spec->lifetime_ms = life;
+    session_spec_defaults(spec);
+    return 0;
+}
+
+static int session_exec(const struct json *b, struct judge_request *r, struct json **cells_doc,
+                        int64_t *timeout_ms, struct request_error *e)
+{
+    const struct json *code = json_get(b, "code"), *cells = json_get(b, "cells");
+    bool has_code = code && !json_is_null(code), has_cells = cells && !json_is_null(cells);
+    if (has_code == has_cells)
+        return request_fail(e, "missing", "exactly one of code (a string) and cells (a list)",
+                            has_code ? "cells" : "code", NULL, NULL);
+    if (has_code && parse_code(b, r, e) < 0)
+        return -EINVAL;
+    if (has_code && strlen(r->code) > REQUEST_MAX_CELL_BYTES)
+        return request_fail(e, "too_long", "at most 1 MiB of code", "code", NULL, NULL);
+    if (has_cells && strcmp(r->lang->name, "python") != 0)
+        return request_fail(e, "value_error", "cells are for Python sessions; send code",
+                            "cells", NULL, NULL);
+    if (has_cells) {
+        if (!(*cells_doc = json_object()))
+            return request_fail(e, "memory", "out of memory", NULL, NULL, NULL);
+        int n = parse_cells(b, *cells_doc, e);
+        if (n < 0)
+            return n;
+        if (n == 0)
+            return request_fail(e, "too_short", "at least one cell", "cells", NULL, NULL);
+    }
+    const struct json *in = json_get(b, "stdin");
+    const char *text = "";
+    if (in && !json_is_null(in) && !json_str(in, &text))
+        return request_fail(e, "string_type", "stdin must be a string or null", "stdin", NULL,
+                            NULL);
+    struct judge_test *t = calloc(1, sizeof(*t));
+    if (!t || !(t->in = (uint8_t *)strdup(text))) {
+        free(t);
+        return request_fail(e, "memory", "out of memory", NULL, NULL, NULL);
+    }
+    t->in_len = strlen(text);
+    r->tests = t;
+    r->ntests = 1;
+    const struct json *to = json_get(b, "timeout_ms");
+    double ms = 0;
+    if (to && !json_is_null(to) &&
+        (!json_num(to, &ms) || !isfinite(ms) || ms != floor(ms) || ms < 1 ||
+         ms > REQUEST_MAX_WALL_MS))
+        return request_fail(e, "int_parsing", "timeout_ms must be a whole number from 1 to 600000",
+                            "timeout_ms", NULL, NULL);
+    *timeout_ms = (int64_t)ms;
+    /* files may replace anything of the work dir but the interpreter's own output files */
+    const struct json *files = json_get(b, "files");
+    for (const struct json *m = json_first(files); m; m = json_next(m))
+        if (strncmp(json_key(m), SESSION_STREAMS_DIR, strlen(SESSION_STREAMS_DIR)) == 0)
+            return request_fail(e, "value_error", "files may not be placed under .verdict_session",
+                                "files", json_key(m), NULL);
+    if (parse_files(b, REQUEST_JUDGE, false, r, e) < 0 || parse_fetch(b, r, e) < 0)
+        return -EINVAL;
+    return 0;
+}
+
+int request_parse_session_exec(const struct lang *l, const struct json *body,
+                               struct judge_request **out, struct json **cells_doc,
+                               int64_t *timeout_ms, struct request_error *e)
+{
+    *out = NULL;
+    *cells_doc = NULL;
+    *timeout_ms = 0;
+    if (!json_is_object(body))
+        return request_fail(e, "model_attributes_type", "Input should be an object", NULL, NULL,
+                            NULL);
+    struct judge_request *r = judge_request_new();
+    if (!r)
+        return request_fail(e, "memory", "out of memory", NULL, NULL, NULL);
+    r->lang = l;
+    if (session_exec(body, r, cells_doc, timeout_ms, e) < 0) {
+        judge_request_free(r);
+        json_free(*cells_doc);
+        *cells_doc = NULL;
+        return -EINVAL;
+    }
+    *out = r;
+    return 0;
+}

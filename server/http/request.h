@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "server/judge/judge.h"
+#include "server/judge/session.h"
 #include "server/util/json.h"
 
 #define REQUEST_MAX_TIMEOUT_S    300.0  /* /run_code's compile_timeout and run_timeout, seconds */
@@ -79,6 +80,23 @@ struct jupyter_request {
 int request_parse_jupyter(const struct lang_set *langs, const struct json *body,
                           struct jupyter_request *j, struct request_error *e);
 void jupyter_request_fini(struct jupyter_request *j);
+
+/* ---- /v1/sessions (docs/api.md, "Sessions") -------------------------------------------------- */
+#define SESSION_STREAMS_DIR ".verdict_session" /* a Python session's output files: refused */
+
+/* POST /v1/sessions: the language and limits into *spec (defaults filled). Returns 0, or
+ * -EINVAL with e filled. */
+int request_parse_session_open(const struct lang_set *langs, const struct json *body,
+                               struct session_spec *spec, struct request_error *e);
+
+/* POST /v1/sessions/{id}/exec, for a session of language l: code or cells (Python only),
+ * stdin, files, fetch_files and timeout_ms, into a judge_request's members (code, files,
+ * fetch; stdin as tests[0].in) and *cells (the request's own strings: a JSON array kept in
+ * *cells_doc, heap) with *timeout_ms. Returns 0 (free with judge_request_free and json_free),
+ * or -EINVAL with e filled and nothing held. */
+int request_parse_session_exec(const struct lang *l, const struct json *body,
+                               struct judge_request **out, struct json **cells_doc,
+                               int64_t *timeout_ms, struct request_error *e);
 
 /* Checks a body's raw bytes before parsing: a NUL byte, or a JSON string (or key) holding the
  * escape \u0000, is refused (-EINVAL with e naming the member it is in). Returns 0 otherwise.

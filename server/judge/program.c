@@ -620,6 +620,34 @@ void program_run(const struct program_env *env, const struct program *p,
     free(files);
 }
 
+int program_step_job(const struct program_env *env, const struct lang *l, bool compile,
+                     uint64_t memory_bytes, struct job *j, void **owned, char err[ERR_LEN])
+{
+    *owned = NULL;
+    const struct lang_step *st = compile ? &l->compile : &l->run;
+    struct expanded *x = malloc(sizeof(*x));
+    if (!x)
+        return err_set(err, -ENOMEM, "out of memory");
+    struct placeholders ph = {.dir = ".", .memory_bytes = memory_bytes,
+                              .cuda_arch = env->cuda_arch};
+    int rc = expand_argv(st, &ph, x, err);
+    if (rc < 0) {
+        free(x);
+        return rc;
+    }
+    j->argc = st->argc;
+    j->argv = x->argv;
+    j->nenv = st->nenv;
+    j->env = (const char *const *)st->env;
+    j->limits = st->limits;
+    job_limits_defaults(&j->limits);
+    if (compile)
+        j->limits.wall_ms = program_compile_wall_ms(j->limits.cpu_ms, j->limits.wall_ms,
+                                                    env->cells, online_cpus());
+    *owned = x;
+    return 0;
+}
+
 void program_free(const struct program_env *env, struct program *p)
 {
     if (p->pinned)

@@ -93,6 +93,22 @@ struct program_io {
 void program_run(const struct program_env *env, const struct program *p,
                  const struct program_io *io, struct job_result *res, uint8_t **payload);
 
+/* A step of language l as a session runs it, in its own work dir and without the cache: the
+ * compile step (compile true; the language must have one) or the run step, its argv expanded
+ * ({dir} is the work dir itself, {memory_bytes} memory_bytes), its env and its template's
+ * limits (defaults filled; a compile's wall clock sized as program_build's). Fills j's argc,
+ * argv, nenv, env and limits, pointing into *owned (heap; the caller frees it after the job).
+ * Returns 0, or -E2BIG / -ENOMEM with err. */
+int program_step_job(const struct program_env *env, const struct lang *l, bool compile,
+                     uint64_t memory_bytes, struct job *j, void **owned, char err[ERR_LEN]);
+
+/* What one compile run says about the source: OK (the compiler exited 0; its artifacts are
+ * still to be checked), CE (it refused the source: a non-zero exit, a crash, more output than
+ * its limit), TLE, MLE, or SE (the sandbox failed). *starved: TLE by the wall clock with CPU
+ * under lim->cpu_ms (load, not the source: worth one retry). */
+enum verdict program_compile_outcome(const struct job_result *r, const struct job_limits *lim,
+                                     bool *starved);
+
 /* Releases the program's cache pin, message and held artifacts. */
 void program_free(const struct program_env *env, struct program *p);
 

@@ -19,11 +19,5 @@ void program_key(const struct program_env *env, const struct lang *l,
  * core). */
 int64_t program_compile_wall_ms(int64_t cpu_ms, int64_t wall_ms, int cells, long cpus);
 
-/* What one compile run says about the source: OK (the compiler exited 0; its artifacts are
- * still to be checked), CE (it refused the source: a non-zero exit, a crash, more output than
- * its limit), TLE, MLE, or SE (the sandbox failed). *starved: TLE by the wall clock with CPU
- * under lim->cpu_ms (load, not the source: worth one retry). */
-enum verdict program_compile_outcome(const struct job_result *r, const struct job_limits *lim,
-                                     bool *starved);
 
 #endif

@@ -112,7 +112,7 @@ static void result_msg(const uint8_t *p, size_t n)
         FUZZ_CHECK(res.fetched == NULL);
         return;
     }
-    FUZZ_CHECK(res.status <= JOB_SE && res.tle_clock <= JOB_CLOCK_INSTRUCTIONS);
+    FUZZ_CHECK(res.status <= JOB_SE && res.tle_clock <= JOB_CLOCK_SESSION);
     FUZZ_CHECK(res.nfetched >= 0 && res.nfetched <= JOB_MAX_FILES);
     FUZZ_CHECK(memchr(res.message, '\0', sizeof(res.message)) != NULL);
     for (int i = 0; i < res.nfetched; i++)
