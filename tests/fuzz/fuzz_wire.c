@@ -6,7 +6,10 @@
  *   2  a CELL_CONFIG payload, as a cell decodes its configuration (cell_decode_config);
  *   3  a byte stream on the cell's socket (a socketpair), read frame by frame with wire_recv
  *      under a max_len the second byte picks, each frame's payload then decoded as its type
- *      says (the three above), as the cell's and the server's loops do.
+ *      says (the others here), as the cell's and the server's loops do;
+ *   4  a CELL_SESSION_CALL payload, as a cell decodes it (session_call_decode);
+ *   5  a CELL_SESSION_RESULT payload, as the server decodes it (session_result_decode);
+ *   6  a CELL_SESSION_OPEN payload (session_limits_decode).
  *
  * Invariants: a decoded message re-encodes to bytes that decode to the same message (a job's and
  * a configuration's encoding is canonical: the very bytes that were read); a decoded job passes
@@ -25,6 +28,7 @@
 #include "fuzz.h"
 #include "runners/cell_internal.h"
 #include "runners/job.h"
+#include "runners/session.h"
 #include "runners/wire.h"
 
 static void same_strs(int n, const char *const *a, int m, const char *const *b)
@@ -173,14 +177,100 @@ static void config_msg(const uint8_t *p, size_t n)
     buf_fini(&b);
 }
 
+static void session_call_msg(const uint8_t *p, size_t n)
+{
+    struct rbuf r;
+    struct job j, again;
+    enum session_mode mode, mode2;
+    rbuf_init(&r, p, n);
+    int rc = session_call_decode(&r, &mode, &j);
+    if (rc < 0) {
+        FUZZ_CHECK(rc == -EBADMSG || rc == -E2BIG || rc == -ENOMEM);
+        FUZZ_CHECK(j.argv == NULL && j.files == NULL);
+        return;
+    }
+    FUZZ_CHECK(mode == SESSION_RUN || mode == SESSION_CALL);
+    struct buf b;
+    buf_init(&b, 0);
+    session_call_encode(mode, &j, &b);
+    FUZZ_CHECK(b.err == 0 && b.len == n - r.left && memcmp(b.data, p, b.len) == 0);
+    rbuf_init(&r, b.data, b.len);
+    FUZZ_CHECK(session_call_decode(&r, &mode2, &again) == 0 && r.left == 0 && mode2 == mode);
+    same_job(&j, &again);
+    job_decoded_fini(&again);
+    buf_fini(&b);
+    job_decoded_fini(&j);
+}
+
+static void session_result_msg(const uint8_t *p, size_t n)
+{
+    struct rbuf r;
+    struct session_result s, again;
+    rbuf_init(&r, p, n);
+    int rc = session_result_decode(&r, &s);
+    if (rc < 0) {
+        FUZZ_CHECK(rc == -EBADMSG || rc == -ENOMEM);
+        FUZZ_CHECK(s.res.fetched == NULL);
+        return;
+    }
+    FUZZ_CHECK(s.res.status <= JOB_SE && s.res.tle_clock <= JOB_CLOCK_SESSION);
+    FUZZ_CHECK(!s.reply || s.reply_len <= SESSION_REPLY_MAX);
+    struct buf b;
+    buf_init(&b, 0);
+    session_result_encode(&s, &b);
+    FUZZ_CHECK(b.err == 0);
+    rbuf_init(&r, b.data, b.len);
+    FUZZ_CHECK(session_result_decode(&r, &again) == 0 && r.left == 0);
+    same_result(&s.res, &again.res);
+    FUZZ_CHECK((s.reply == NULL) == (again.reply == NULL));
+    if (s.reply)
+        same_bytes(s.reply, s.reply_len, again.reply, again.reply_len);
+    FUZZ_CHECK(s.started == again.started && s.lost == again.lost);
+    FUZZ_CHECK(memcmp(&s.totals, &again.totals, sizeof(s.totals)) == 0);
+    job_result_fini(&again.res);
+    buf_fini(&b);
+    job_result_fini(&s.res);
+}
+
+static void session_limits_msg(const uint8_t *p, size_t n)
+{
+    struct rbuf r;
+    struct session_limits l, again;
+    rbuf_init(&r, p, n);
+    if (session_limits_decode(&r, &l) < 0)
+        return;
+    FUZZ_CHECK(l.memory_bytes > 0 && l.pids > 0 && l.cpu_ms > 0);
+    struct buf b;
+    buf_init(&b, 0);
+    session_limits_encode(&l, &b);
+    FUZZ_CHECK(b.err == 0 && b.len == n - r.left && memcmp(b.data, p, b.len) == 0);
+    rbuf_init(&r, b.data, b.len);
+    FUZZ_CHECK(session_limits_decode(&r, &again) == 0 && r.left == 0);
+    FUZZ_CHECK(memcmp(&l, &again, sizeof(l)) == 0);
+    buf_fini(&b);
+}
+
 static void decode(uint32_t type, const uint8_t *p, size_t n)
 {
-    if (type % 3 == 0)
+    switch (type % 6) {
+    case 0:
         job_msg(p, n);
-    else if (type % 3 == 1)
+        break;
+    case 1:
         result_msg(p, n);
-    else
+        break;
+    case 2:
         config_msg(p, n);
+        break;
+    case 3:
+        session_call_msg(p, n);
+        break;
+    case 4:
+        session_result_msg(p, n);
+        break;
+    default:
+        session_limits_msg(p, n);
+    }
 }
 
 /* A frame through wire_send and back. */
@@ -235,7 +325,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const uint8_t *p = data + 1;
     size_t n = size - 1;
-    switch (data[0] % 4) {
+    switch (data[0] % 7) {
     case 0:
         job_msg(p, n);
         break;
@@ -245,8 +335,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case 2:
         config_msg(p, n);
         break;
-    default:
+    case 3:
         stream(data + 2, size - 2, max_lens[data[1] % 4]);
+        break;
+    case 4:
+        session_call_msg(p, n);
+        break;
+    case 5:
+        session_result_msg(p, n);
+        break;
+    default:
+        session_limits_msg(p, n);
     }
     return 0;
 }

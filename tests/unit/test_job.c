@@ -1,6 +1,8 @@
-/* Unit tests for runners/wire and runners/job: framing, bounds-checked decoding, the job and
- * result encodings, default limits and work-dir path validation. */
+/* Unit tests for runners/wire, runners/job and runners/session: framing, bounds-checked
+ * decoding, the job, result and session encodings, default limits and work-dir path
+ * validation. */
 #include "runners/job.h"
+#include "runners/session.h"
 #include "runners/wire.h"
 #include "test.h"
 
@@ -191,6 +193,72 @@ static void test_result_roundtrip(void)
     buf_fini(&b);
 }
 
+static void test_session_roundtrip(void)
+{
+    struct session_limits l = {.memory_bytes = 64u << 20, .pids = 32, .cpu_ms = 1500}, l2;
+    struct buf b;
+    struct rbuf r;
+    buf_init(&b, 0);
+    session_limits_encode(&l, &b);
+    rbuf_init(&r, b.data, b.len);
+    ASSERT_INT_EQ(session_limits_decode(&r, &l2), 0);
+    ASSERT_UINT_EQ(l2.memory_bytes, 64u << 20);
+    ASSERT_UINT_EQ(l2.pids, 32);
+    ASSERT_INT_EQ(l2.cpu_ms, 1500);
+    buf_fini(&b);
+    struct session_limits zero = {0};
+    buf_init(&b, 0);
+    session_limits_encode(&zero, &b);
+    rbuf_init(&r, b.data, b.len);
+    ASSERT_INT_EQ(session_limits_decode(&r, &l2), -EBADMSG); /* no limit is not a session */
+    buf_fini(&b);
+
+    const char *argv[] = {"/usr/bin/python3", "-I", "-c", "pass", "--session", NULL};
+    struct job j = {.argc = 5, .argv = argv, .stdin_data = (const uint8_t *)"{}", .stdin_len = 2};
+    job_limits_defaults(&j.limits);
+    buf_init(&b, 0);
+    session_call_encode(SESSION_CALL, &j, &b);
+    enum session_mode mode;
+    struct job d;
+    rbuf_init(&r, b.data, b.len);
+    ASSERT_INT_EQ(session_call_decode(&r, &mode, &d), 0);
+    ASSERT_INT_EQ(mode, SESSION_CALL);
+    ASSERT_INT_EQ(d.argc, 5);
+    ASSERT_STR_EQ(d.argv[4], "--session");
+    ASSERT_UINT_EQ(d.stdin_len, 2);
+    job_decoded_fini(&d);
+    b.data[0] = 7; /* not a mode */
+    rbuf_init(&r, b.data, b.len);
+    ASSERT_INT_EQ(session_call_decode(&r, &mode, &d), -EBADMSG);
+    buf_fini(&b);
+
+    struct session_result s = {.res = {.status = JOB_TLE, .tle_clock = JOB_CLOCK_SESSION},
+                               .reply = (const uint8_t *)"{\"done\": true}",
+                               .reply_len = 14,
+                               .started = true,
+                               .lost = true,
+                               .totals = {.cpu_ms = 1501, .memory_kib = 10, .memory_peak_kib = 20,
+                                          .starts = 2, .alive = false, .cpu_spent = true}};
+    struct session_result sd;
+    buf_init(&b, 0);
+    session_result_encode(&s, &b);
+    rbuf_init(&r, b.data, b.len);
+    ASSERT_INT_EQ(session_result_decode(&r, &sd), 0);
+    ASSERT_INT_EQ(sd.res.status, JOB_TLE);
+    ASSERT_STR_EQ(job_clock_name(sd.res.tle_clock), "session_cpu");
+    ASSERT_UINT_EQ(sd.reply_len, 14);
+    ASSERT_TRUE(memcmp(sd.reply, "{\"done\": true}", 14) == 0);
+    ASSERT_TRUE(sd.started && sd.lost && sd.totals.cpu_spent && !sd.totals.alive);
+    ASSERT_INT_EQ(sd.totals.cpu_ms, 1501);
+    ASSERT_UINT_EQ(sd.totals.starts, 2);
+    job_result_fini(&sd.res);
+    for (size_t cut = 0; cut < b.len; cut++) {
+        rbuf_init(&r, b.data, cut);
+        ASSERT_TRUE(session_result_decode(&r, &sd) < 0);
+    }
+    buf_fini(&b);
+}
+
 static void test_defaults(void)
 {
     struct job_limits l = {.cpu_ms = 1000, .memory_bytes = 64 << 20};
@@ -262,6 +330,7 @@ int main(void)
     TEST_RUN(test_frames);
     TEST_RUN(test_job_roundtrip);
     TEST_RUN(test_result_roundtrip);
+    TEST_RUN(test_session_roundtrip);
     TEST_RUN(test_defaults);
     TEST_RUN(test_paths);
     TEST_RUN(test_check);
