@@ -5,7 +5,7 @@ docs/performance.svg (throughput against concurrency). It asserts nothing about 
 that could not be measured says why, and the exit status is 1 only when a driver failed to run.
 
 usage: run_all.py [--quick] [--json FILE] [--plot [FILE]] [--only NAME,NAME] [--skip NAME,...]
-  sections: spawn python http corpus verl batch memory store
+  sections: spawn python http corpus verl batch memory store session
   --quick   every section at a tiny size (ctest runs this so that the drivers do not rot)
 The build tree: VERDICT_BUILD (build/release); templates: VERDICT_LANGUAGES (languages);
 datasets: VERDICT_TEST_DATA (../shared/datasets). Root (cells need namespaces and cgroups).
@@ -36,7 +36,7 @@ VERDICT = os.environ.get("VERDICT_BIN", os.path.join(BUILD, "verdict"))
 LANGUAGES = os.path.abspath(os.environ.get("VERDICT_LANGUAGES", os.path.join(ROOT, "languages")))
 NPROC = os.cpu_count() or 1
 PY = "/usr/bin/python3"
-SECTIONS = ["spawn", "python", "http", "corpus", "verl", "batch", "memory", "store"]
+SECTIONS = ["spawn", "python", "http", "corpus", "verl", "batch", "memory", "store", "session"]
 
 C_ECHO = "#include <stdio.h>\nint main(void){int a,b;if(scanf(\"%d %d\",&a,&b)!=2)return 1;" \
          "printf(\"%d\\n\",a+b);return 0;}\n"
@@ -533,6 +533,28 @@ def sec_store(a, work):
         f"{c} clients)", "store off", d["rps_store_off"], d["rps_store_on"], "req/s",
         target=">= 0.95x", met=at_least(d["ratio_on_off"], 0.95),
         note=f"{d['store_written']} written, {d['store_dropped']} dropped")
+
+
+def sec_session(a, work):
+    """benchmarks/session_loop.py: a 10-turn agent loop through a session against the same
+    turns as /run_code calls that replay the history (4 agents at once, 5 rounds)."""
+    out = os.path.join(work, "session.json")
+    args = ["--quick"] if a.quick else ["--agents", "4", "--rounds", "5"]
+    p = subprocess.run([PY, os.path.join(HERE, "session_loop.py"), "--verdict", VERDICT,
+                        "--languages", LANGUAGES, "--json", out, *args],
+                       capture_output=True, text=True, timeout=900)
+    if p.returncode or not os.path.exists(out):
+        raise RuntimeError("session_loop.py: " + (p.stderr or p.stdout)[-300:])
+    d = json.load(open(out))
+    med, c = d["median_loop_s"], d["cpu_ms_per_loop"]
+    n = d["agents"]
+    row("session", f"{d['turns']}-turn agent loop, session vs replayed /run_code "
+        f"({n} agent{'s' * (n != 1)} at once)", "replayed /run_code", med["stateless"],
+        med["session"], "s/loop", target="<= 0.5x (2x faster)",
+        met=at_most(med["session"] / med["stateless"], 0.5),
+        note=f"median of {d['loops_per_way']} loops, every turn's output equal both ways; "
+             f"{d['speedup']:.2f}x faster; CPU ms a loop: replayed {c['stateless']}, session "
+             f"calls {c['session_exec']} ({c['session_total']} the session's own total)")
 
 
 # ---- output -----------------------------------------------------------------------------

@@ -754,15 +754,15 @@ int request_parse_session_open(const struct lang_set *langs, const struct json *
         whole(lim, "lifetime_ms", 1000, 86400000, 3600000, &life, e) < 0)
         return -EINVAL;
     for (const struct json *m = json_first(lim); m; m = json_next(m)) {
-        static const char *const known[] = {"memory_mb",    "cpu_ms",       "pids",
+        static const char *const known[] = {"memory_mb",      "cpu_ms",       "pids",
                                             "call_memory_mb", "call_time_ms", "call_wall_ms",
-                                            "idle_ms",      "lifetime_ms"};
+                                            "idle_ms",        "lifetime_ms"};
         bool ok = false;
         for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
             ok = ok || strcmp(json_key(m), known[i]) == 0;
         if (!ok)
-            return request_fail(e, "extra_forbidden", "not a session limit", "limits",
-                                json_key(m), NULL);
+            return request_fail(e, "extra_forbidden", "not a session limit", "limits", json_key(m),
+                                NULL);
     }
     spec->lim.memory_bytes = (uint64_t)mem << 20;
     spec->lim.cpu_ms = cpu;
@@ -789,8 +789,8 @@ static int session_exec(const struct json *b, struct judge_request *r, struct js
     if (has_code && strlen(r->code) > REQUEST_MAX_CELL_BYTES)
         return request_fail(e, "too_long", "at most 1 MiB of code", "code", NULL, NULL);
     if (has_cells && strcmp(r->lang->name, "python") != 0)
-        return request_fail(e, "value_error", "cells are for Python sessions; send code",
-                            "cells", NULL, NULL);
+        return request_fail(e, "value_error", "cells are for Python sessions; send code", "cells",
+                            NULL, NULL);
     if (has_cells) {
         if (!(*cells_doc = json_object()))
             return request_fail(e, "memory", "out of memory", NULL, NULL, NULL);

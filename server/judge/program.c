@@ -628,8 +628,8 @@ int program_step_job(const struct program_env *env, const struct lang *l, bool c
     struct expanded *x = malloc(sizeof(*x));
     if (!x)
         return err_set(err, -ENOMEM, "out of memory");
-    struct placeholders ph = {.dir = ".", .memory_bytes = memory_bytes,
-                              .cuda_arch = env->cuda_arch};
+    struct placeholders ph = {
+        .dir = ".", .memory_bytes = memory_bytes, .cuda_arch = env->cuda_arch};
     int rc = expand_argv(st, &ph, x, err);
     if (rc < 0) {
         free(x);
@@ -642,8 +642,8 @@ int program_step_job(const struct program_env *env, const struct lang *l, bool c
     j->limits = st->limits;
     job_limits_defaults(&j->limits);
     if (compile)
-        j->limits.wall_ms = program_compile_wall_ms(j->limits.cpu_ms, j->limits.wall_ms,
-                                                    env->cells, online_cpus());
+        j->limits.wall_ms =
+            program_compile_wall_ms(j->limits.cpu_ms, j->limits.wall_ms, env->cells, online_cpus());
     *owned = x;
     return 0;
 }

@@ -19,5 +19,4 @@ void program_key(const struct program_env *env, const struct lang *l,
  * core). */
 int64_t program_compile_wall_ms(int64_t cpu_ms, int64_t wall_ms, int cells, long cpus);
 
-
 #endif

@@ -361,8 +361,8 @@ int sessions_open(struct sessions *ss, const struct session_spec *spec, const ch
     if (ss->stopping)
         rc = err_set(err, -ESHUTDOWN, "server shutting down");
     else if (!en)
-        rc = err_set(err, -EBUSY, "%d sessions are open, the most this server keeps (--max-sessions)",
-                     open);
+        rc = err_set(err, -EBUSY,
+                     "%d sessions are open, the most this server keeps (--max-sessions)", open);
     if (rc < 0) {
         ss->refused += rc == -EBUSY;
         pthread_mutex_unlock(&ss->lock);
@@ -439,8 +439,8 @@ enum session_lookup sessions_get(struct sessions *ss, const char *id, struct ses
     return r;
 }
 
-enum session_lookup sessions_delete(struct sessions *ss, const char *id,
-                                    struct session_info *info, enum session_end *end)
+enum session_lookup sessions_delete(struct sessions *ss, const char *id, struct session_info *info,
+                                    enum session_end *end)
 {
     pthread_mutex_lock(&ss->lock);
     struct entry *en = find(ss, id);
@@ -542,7 +542,9 @@ static struct job_file *with_source(const struct lang *l, const struct session_c
     struct job_file *f = calloc((size_t)c->nfiles + 1, sizeof(*f));
     if (!f)
         return NULL;
-    f[0] = (struct job_file){.path = l->source, .mode = 0644, .data = (const uint8_t *)c->code,
+    f[0] = (struct job_file){.path = l->source,
+                             .mode = 0644,
+                             .data = (const uint8_t *)c->code,
                              .len = c->code ? strlen(c->code) : 0};
     for (int i = 0; i < c->nfiles; i++)
         f[i + 1] = c->files[i];
@@ -635,8 +637,7 @@ static void run_call(struct sessions *ss, struct pool_session *ps, const struct 
         struct job j = {0};
         if (l->compiled) {
             o->compiled = true;
-            if (program_step_job(ss->cfg.env, l, true, sp->lim.memory_bytes, &j, &owned, err) <
-                0) {
+            if (program_step_job(ss->cfg.env, l, true, sp->lim.memory_bytes, &j, &owned, err) < 0) {
                 snprintf(o->run.message, sizeof(o->run.message), "compile: %.200s", err);
                 free(files);
                 return;

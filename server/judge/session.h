@@ -61,10 +61,10 @@ void session_spec_defaults(struct session_spec *s);
 
 /* A call (everything borrowed for the call's length). */
 struct session_call {
-    const char *code;          /* the code (one cell, for Python) */
-    const char *const *cells;  /* Python only: cells instead of code */
+    const char *code;         /* the code (one cell, for Python) */
+    const char *const *cells; /* Python only: cells instead of code */
     int ncells;
-    const uint8_t *in;         /* stdin */
+    const uint8_t *in; /* stdin */
     size_t in_len;
     const struct job_file *files;
     int nfiles;
@@ -99,16 +99,16 @@ struct session_info {
 struct json;
 
 struct session_outcome {
-    unsigned call;               /* its number, from 1 */
-    enum verdict verdict;        /* of the run (Python: RE when a cell raised) */
-    struct job_result run;       /* the run, or the interpreter's call */
-    bool compiled;               /* a compile step ran */
+    unsigned call;         /* its number, from 1 */
+    enum verdict verdict;  /* of the run (Python: RE when a cell raised) */
+    struct job_result run; /* the run, or the interpreter's call */
+    bool compiled;         /* a compile step ran */
     enum verdict compile_verdict;
-    struct job_result compile;   /* when compiled */
-    struct json *reply;          /* Python: the interpreter's answer, or NULL (heap) */
+    struct job_result compile; /* when compiled */
+    struct json *reply;        /* Python: the interpreter's answer, or NULL (heap) */
     enum session_state state;
-    struct session_info info;    /* the session after the call */
-    uint8_t *payload[2];         /* what run and compile borrow from */
+    struct session_info info; /* the session after the call */
+    uint8_t *payload[2];      /* what run and compile borrow from */
 };
 
 void session_outcome_fini(struct session_outcome *o);
@@ -116,8 +116,8 @@ void session_outcome_fini(struct session_outcome *o);
 struct sessions_config {
     struct pool *pool;
     const struct program_env *env;
-    int max;                  /* sessions open at once; 0: none */
-    const char *interp;       /* the Python interpreter's code (the notebook driver's text) */
+    int max;            /* sessions open at once; 0: none */
+    const char *interp; /* the Python interpreter's code (the notebook driver's text) */
     size_t interp_len;
 };
 
@@ -162,8 +162,8 @@ enum session_lookup sessions_get(struct sessions *ss, const char *id, struct ses
 
 /* Closes a session (its cell is wiped by the reaper; a call running finishes first). Fills
  * info as it was. Never blocks. */
-enum session_lookup sessions_delete(struct sessions *ss, const char *id,
-                                    struct session_info *info, enum session_end *end);
+enum session_lookup sessions_delete(struct sessions *ss, const char *id, struct session_info *info,
+                                    enum session_end *end);
 
 struct sessions_stats {
     int open, max;

@@ -3,8 +3,8 @@ Debian's chromedriver) against the real server: the test sends submissions (a ri
 wrong Python program through /v1/judge, a /run_code that prints markup, two /submit answers
 against a small dataset of its own) and two runs (POST /v1/runs), then loads every page and
 checks that the DOM shows them, that the printed markup stays text and never runs, that the
-runs compare, that the keyboard reaches the navigation and that a phone-sized window does not
-overflow. Screenshots of every page, light and dark, go to $VERDICT_SCREENSHOTS (default: a
+runs compare, that open sessions are listed live, that the keyboard reaches the navigation
+and that a phone-sized window does not overflow. Screenshots of every page, light and dark, go to $VERDICT_SCREENSHOTS (default: a
 temporary directory), whose path is printed."""
 import base64
 import importlib.util
@@ -380,21 +380,73 @@ def test_runs_compare(sent, browser):
     assert "run-a" in d.find_element(By.ID, "main").text and "HumanEval/2" in d.find_element(By.ID, "main").text
 
 
+def session_rows(d):
+    """The sessions table as {id prefix: {column: text}}."""
+    heads = [th.text for th in d.find_elements(By.CSS_SELECTOR, "table.sessions thead th")]
+    return {r.get_attribute("data-id"): dict(zip(heads, (c.text for c in r.find_elements(
+        By.CSS_SELECTOR, "th, td")))) for r in d.find_elements(By.CSS_SELECTOR, "table.sessions tbody tr")}
+
+
+def test_sessions_page(sent, browser):
+    d = browser
+    opened = []
+    try:
+        for lang in ("python", "bash"):
+            r = sent.post("/v1/sessions", {"language": lang})
+            assert r.status_code == 201, r.text
+            opened.append(r.json())
+        py, sh = opened
+        r = sent.post(f"/v1/sessions/{py['id']}/exec", {"code": "x = 41\nprint(x + 1)\n"})
+        assert r.status_code == 200 and r.json()["verdict"] == "OK", r.text
+        assert r.json()["stdout"] == "42\n", r.json()
+        load(d, sent.url + "/#/sessions", "sessions")
+        assert d.find_element(By.CSS_SELECTOR, "#nav a[data-page='sessions']").get_attribute(
+            "aria-current") == "page"
+        rows = session_rows(d)
+        assert set(rows) == {py["id"][:12], sh["id"][:12]}, rows
+        assert rows[py["id"][:12]]["Language"] == "python" and rows[py["id"][:12]]["Calls"] == "1", rows
+        assert rows[sh["id"][:12]]["Language"] == "bash" and rows[sh["id"][:12]]["Calls"] == "0", rows
+        assert rows[py["id"][:12]]["Last verdict"] == "OK", rows
+        assert all(r["State"] == "open" for r in rows.values()), rows
+        assert not any(py["id"] in r["Session"] for r in rows.values())  # the prefix only
+        assert text(d, "#sess-open .card-value").startswith("2 / "), text(d, "#sess-open")
+        # Closed through the API: gone from the table on the next refresh, without a reload.
+        before = d.find_element(By.ID, "main").get_attribute("data-updated")
+        d.execute_script("window.__same_document = 1")
+        r = requests.delete(f"{sent.url}/v1/sessions/{sh['id']}", timeout=30)
+        assert r.status_code == 200 and r.json()["state"] == "closed", r.text
+        wait(d, lambda d: d.find_element(By.ID, "main").get_attribute("data-updated") != before
+             and set(session_rows(d)) == {py["id"][:12]}, "the closed session to leave the table")
+        assert d.execute_script("return window.__same_document") == 1
+        assert text(d, "#sess-open .card-value").startswith("1 / ")
+        assert "deleted 1" in text(d, "#sess-closed"), text(d, "#sess-closed")
+        assert text(d, "#sess-calls .card-value") == "1"
+        # The overview counts the open session too.
+        go(d, "#/", "overview")
+        wait(d, lambda d: d.find_elements(By.ID, "card-sessions"), "the overview's sessions card")
+        assert text(d, "#card-sessions .card-value").startswith("1 / "), text(d, "#card-sessions")
+        no_injection(d)
+        assert not csp_violations(d)
+    finally:
+        for x in opened:
+            requests.delete(f"{sent.url}/v1/sessions/{x['id']}", timeout=30)
+
+
 def test_keyboard(sent, browser):
     d = browser
     load(d, sent.url + "/#/", "overview")
     body = d.find_element(By.TAG_NAME, "body")
     body.send_keys(Keys.TAB)
     assert d.execute_script("return document.activeElement.id") == "skip"
-    seen = []
+    seen, rings = [], {}
     for _ in range(8):
         d.switch_to.active_element.send_keys(Keys.TAB)
         seen.append(d.execute_script(
             "const e = document.activeElement; return e.closest('#nav') ? 'nav:' + e.textContent : e.id || e.tagName"))
-    assert "nav:Submissions" in seen and "nav:Runs" in seen, seen
-    # The focus ring shows on what the keyboard reached (an outline, not none).
-    outline = d.execute_script("return getComputedStyle(document.activeElement).outlineStyle")
-    assert outline not in ("none", ""), outline
+        # The focus ring shows on what the keyboard reached (an outline, not none).
+        rings[seen[-1]] = d.execute_script("return getComputedStyle(document.activeElement).outlineStyle")
+    assert "nav:Submissions" in seen and "nav:Runs" in seen and "nav:Sessions" in seen, seen
+    assert all(rings[k] not in ("none", "") for k in seen if k.startswith("nav:") or k == "theme-toggle"), rings
     # Enter on a focused nav link follows it.
     nav = d.find_element(By.CSS_SELECTOR, "#nav a[data-page='runs']")
     d.execute_script("arguments[0].focus()", nav)
@@ -423,7 +475,8 @@ def test_phone_and_screenshots(sent, browser, shots):
              ("submission-markup", f"#/submissions/{sent.ids['xss']}", "submission"),
              ("datasets", "#/datasets", "datasets"), ("dataset", "#/datasets/tiny", "dataset"),
              ("runs", "#/runs", "runs"), ("run", f"#/runs/{sent.runs[0]}", "run"),
-             ("compare", f"#/runs/compare?ids={sent.runs[0]},{sent.runs[1]}", "compare")]
+             ("compare", f"#/runs/compare?ids={sent.runs[0]},{sent.runs[1]}", "compare"),
+             ("sessions", "#/sessions", "sessions")]
     saved = []
     try:
         for size, (w, h) in (("laptop", (1280, 900)), ("phone", (390, 844))):

@@ -237,8 +237,12 @@ static void test_session_roundtrip(void)
                                .reply_len = 14,
                                .started = true,
                                .lost = true,
-                               .totals = {.cpu_ms = 1501, .memory_kib = 10, .memory_peak_kib = 20,
-                                          .starts = 2, .alive = false, .cpu_spent = true}};
+                               .totals = {.cpu_ms = 1501,
+                                          .memory_kib = 10,
+                                          .memory_peak_kib = 20,
+                                          .starts = 2,
+                                          .alive = false,
+                                          .cpu_spent = true}};
     struct session_result sd;
     buf_init(&b, 0);
     session_result_encode(&s, &b);

@@ -1,8 +1,8 @@
 /*
  * app.js: the hash router (#/, #/submissions?..., #/submissions/<id>, #/datasets,
- * #/datasets/<name>, #/runs, #/runs/<id>, #/runs/compare?ids=1,2), the menu that collapses
- * on a narrow screen, and the light/dark toggle (kept in localStorage; the system's
- * preference until it is used).
+ * #/datasets/<name>, #/runs, #/runs/<id>, #/runs/compare?ids=1,2, #/sessions), the menu
+ * that collapses on a narrow screen, and the light/dark toggle (kept in localStorage; the
+ * system's preference until it is used).
  */
 "use strict";
 
@@ -26,6 +26,7 @@
       if (arg === "compare") return { page: "compare", nav: "runs", query };
       return arg ? { page: "run", nav: "runs", arg, query } : { page: "runs", nav: "runs", query };
     }
+    if (top === "sessions" && !arg) return { page: "sessions", nav: "sessions", query };
     return { page: "missing", nav: null, query };
   }
 

@@ -111,6 +111,14 @@ V.fmt = {
   str(x) {
     return x === null || x === undefined || x === "" ? "–" : String(x);
   },
+  /* A duration in seconds: "42 s", "3 min 5 s", "2 h 10 min". */
+  dur(s) {
+    if (s === null || s === undefined || Number.isNaN(s)) return "–";
+    const t = Math.max(0, Math.round(s));
+    if (t < 60) return t + " s";
+    if (t < 3600) return `${Math.floor(t / 60)} min ${t % 60} s`;
+    return `${Math.floor(t / 3600)} h ${Math.floor((t % 3600) / 60)} min`;
+  },
 };
 
 /* A verdict as a badge (class by verdict name, text the name). */

@@ -1,6 +1,7 @@
 /*
  * pages.js: the dashboard's pages, each a function (main element, route) that fills main
- * from the JSON routes (docs/api.md) and may return a stop function (the overview's timer).
+ * from the JSON routes (docs/api.md) and may return a stop function (the timers of the
+ * overview and the sessions page).
  */
 "use strict";
 
@@ -39,6 +40,51 @@
     return total ? f.pct(passed / total) : "–";
   }
 
+  /* Cards in `box`, made once and their numbers updated in place, so that a live region
+   * announces what changed, not the whole set every 2 s: card(id, name, value, sub, warn). */
+  function cardMaker(box) {
+    const made = {};
+    return function card(id, name, value, sub, warn) {
+      let c = made[id];
+      if (!c) {
+        c = made[id] = {
+          box: h("div", { class: "card", id }),
+          value: h("div", { class: "card-value" }),
+          sub: h("div", { class: "card-sub" }),
+        };
+        c.box.append(h("div", { class: "card-name" }, name), c.value, c.sub);
+        box.append(c.box);
+      }
+      if (c.value.textContent !== value) c.value.textContent = value;
+      if (c.sub.textContent !== (sub || "")) c.sub.textContent = sub || "";
+      c.box.classList.toggle("warn", !!warn);
+    };
+  }
+
+  /* A page that reads `load()` every 2 s and draws it: the first answer is awaited (so
+   * that data-ready means drawn), then a timer; returns the stop function. */
+  async function every2s(err, load, draw) {
+    let stopped = false;
+    let timer = null;
+    async function tick() {
+      try {
+        const doc = await load();
+        if (stopped) return;
+        V.clear(err);
+        draw(doc);
+      } catch (e) {
+        if (stopped) return;
+        V.clear(err).append(V.error(e));
+      }
+      if (!stopped) timer = setTimeout(tick, 2000);
+    }
+    await tick();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }
+
   /* ---- overview: /v1/stats every 2 s ------------------------------------------------ */
 
   P.overview = function overview(main) {
@@ -50,26 +96,9 @@
     const stamp = h("p", { class: "muted", id: "stats-stamp" }, "loading…");
     main.append(stamp, err, cards, section("Over the last 15 minutes", charts), section("Verdicts by language and by route", mixes));
 
-    /* The cards are made once and their numbers updated in place, so that the live region
-     * announces what changed, not the whole set every 2 s. */
-    const made = {};
-    function card(id, name, value, sub, warn) {
-      let c = made[id];
-      if (!c) {
-        c = made[id] = {
-          box: h("div", { class: "card", id }),
-          value: h("div", { class: "card-value" }),
-          sub: h("div", { class: "card-sub" }),
-        };
-        c.box.append(h("div", { class: "card-name" }, name), c.value, c.sub);
-        cards.append(c.box);
-      }
-      if (c.value.textContent !== value) c.value.textContent = value;
-      if (c.sub.textContent !== (sub || "")) c.sub.textContent = sub || "";
-      c.box.classList.toggle("warn", !!warn);
-    }
+    const card = cardMaker(cards);
 
-    function draw(st) {
+    function draw(st, ss) {
       const q = st.queue || {};
       const c = st.cells || {};
       const lat = st.latency_ms || {};
@@ -90,6 +119,13 @@
           : "--store off: nothing kept",
         store.enabled && !store.ok
       );
+      if (ss)
+        card(
+          "card-sessions",
+          "Sessions open",
+          ss.max ? `${f.num(ss.open)} / ${f.num(ss.max)}` : "off",
+          ss.max ? `${f.num((ss.totals || {}).calls)} calls` : "--max-sessions 0"
+        );
       const series = st.series || [];
       const t = series.map((b) => b.t);
       const per = st.bucket_s || 5;
@@ -117,25 +153,81 @@
       main.setAttribute("data-updated", String(st.now_ms));
     }
 
-    let stopped = false;
-    let timer = null;
-    async function tick() {
-      try {
-        const st = await V.api("/v1/stats");
-        if (stopped) return;
-        V.clear(err);
-        draw(st);
-      } catch (e) {
-        if (stopped) return;
-        V.clear(err).append(V.error(e));
-      }
-      if (!stopped) timer = setTimeout(tick, 2000);
+    /* The sessions' card is extra: a server without the route shows none. */
+    const load = () => Promise.all([V.api("/v1/stats"), V.api("/v1/sessions").catch(() => null)]);
+    return every2s(err, load, ([st, ss]) => draw(st, ss));
+  };
+
+  /* ---- sessions: /v1/sessions every 2 s ------------------------------------------------- */
+
+  const CLOSE_REASONS = ["deleted", "idle", "lifetime", "lost", "shutdown"];
+
+  P.sessions = function sessions(main) {
+    title(main, "Sessions");
+    const stamp = h("p", { class: "muted", id: "sessions-stamp" }, "loading…");
+    const err = h("div", { class: "sessions-error" });
+    const cards = h("div", { class: "cards", id: "session-cards", "aria-live": "polite" });
+    const out = h("div", { id: "sessions" });
+    main.append(stamp, err, cards, section("Open sessions", out));
+    const card = cardMaker(cards);
+
+    function draw(doc) {
+      const t = doc.totals || {};
+      const closed = t.closed || {};
+      const nClosed = CLOSE_REASONS.reduce((n, k) => n + (closed[k] || 0), 0);
+      card("sess-open", "Open", doc.max ? `${f.num(doc.open)} / ${f.num(doc.max)}` : "off", doc.max ? "open / --max-sessions" : "--max-sessions 0");
+      card("sess-opened", "Opened", f.num(t.opened), "since the server started");
+      card(
+        "sess-closed",
+        "Closed",
+        f.num(nClosed),
+        CLOSE_REASONS.filter((k) => closed[k]).map((k) => `${k} ${f.num(closed[k])}`).join(", ") || "none yet",
+        closed.lost > 0
+      );
+      card("sess-calls", "Calls", f.num(t.calls), "exec, all sessions");
+      card("sess-refused", "Refused", f.num(t.refused), "503: at --max-sessions or no cell", t.refused > 0);
+
+      const list = doc.sessions || [];
+      const rows = list.map((x) => {
+        const shown = String(x.id);
+        const ev = x.events || {};
+        const interp = x.interpreter;
+        /* The server's clock: now is the last call (or the opening) plus the idle time. */
+        const now = typeof x.idle_s === "number" ? (x.last_call_at || x.created_at) + x.idle_s : Date.now() / 1000;
+        const last = x.last && x.last.verdict ? h("span", { title: x.last.message || null }, V.badge(x.last.verdict)) : "–";
+        return {
+          attrs: { "data-id": shown.replace(/…$/, "") },
+          cells: [
+            h("span", { class: "sid" }, shown),
+            h("span", { class: "lang" }, f.str(x.language)),
+            h("span", { class: "state state-" + (x.state === "busy" ? "busy" : "open") }, f.str(x.state)),
+            f.dur(now - x.created_at),
+            f.dur(x.idle_s),
+            h("span", { class: "calls" }, f.num(x.calls)),
+            f.ms(x.cpu_ms),
+            `${f.kib(x.memory_kib)} / ${f.kib(x.memory_peak_kib)}`,
+            interp ? `${f.num(interp.starts)}${interp.starts > 0 && interp.alive === false ? " (down)" : ""}` : "–",
+            h("span", { class: ev.lost > 0 ? "events bad" : "events" }, `${f.num(ev.tle || 0)} / ${f.num(ev.mle || 0)} / ${f.num(ev.lost || 0)}`),
+            last,
+          ],
+        };
+      });
+      V.clear(out);
+      if (!rows.length) out.append(h("p", { class: "empty" }, "No open sessions."));
+      else
+        out.append(
+          V.table(
+            `${rows.length} open session${rows.length === 1 ? "" : "s"}`,
+            ["Session", "Language", "State", "Age", "Idle for", "Calls", "CPU", "Memory now / peak", "Interpreter starts", "TLE / MLE / lost", "Last verdict"],
+            rows,
+            { rowHeader: true, class: "data sessions" }
+          )
+        );
+      stamp.textContent = `updated ${f.time(Date.now())} · refreshes every 2 s`;
+      main.setAttribute("data-updated", String(Date.now()));
     }
-    tick();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
+
+    return every2s(err, () => V.api("/v1/sessions"), draw);
   };
 
   /* ---- submissions --------------------------------------------------------------------- */
