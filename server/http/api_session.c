@@ -51,8 +51,9 @@ static void reply_missing(struct api *a, struct http_exchange *x, enum session_l
     }
     struct json *d = json_object();
     if (l == LOOKUP_RESTARTED) {
-        json_set_str(d, "detail", "this session belonged to an earlier run of the server, which "
-                                  "restarted since: its state is gone");
+        json_set_str(d, "detail",
+                     "this session belonged to an earlier run of the server, which "
+                     "restarted since: its state is gone");
         json_set_str(d, "reason", "restarted");
     } else {
         char msg[96];
@@ -194,8 +195,7 @@ void api_session_exec(struct api *a, struct http_exchange *x)
         return;
     struct call_job *w = calloc(1, sizeof(*w));
     struct request_error e;
-    int rc = w ? request_parse_session_exec(info.lang, body, &w->req, &w->cells, &w->timeout_ms,
-                                            &e)
+    int rc = w ? request_parse_session_exec(info.lang, body, &w->req, &w->cells, &w->timeout_ms, &e)
                : -ENOMEM;
     json_free(body);
     if (rc < 0) {

@@ -10,8 +10,8 @@
 
 #include "runners/buf.h"
 
-static const int statuses[] = {200, 201, 303, 400, 401, 403, 404, 405, 409,
-                               410, 413, 422, 431, 500, 503, 504};
+static const int statuses[] = {200, 201, 303, 400, 401, 403, 404, 405,
+                               409, 410, 413, 422, 431, 500, 503, 504};
 #define NSTATUS (sizeof(statuses) / sizeof(statuses[0]))
 /* Counted verdicts: the enum's, up to SE (SKIP is not a program's outcome). */
 #define NVERDICTS ((size_t)VERDICT_SE + 1)

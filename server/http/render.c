@@ -510,7 +510,8 @@ struct json *render_session_call(const struct session_outcome *o)
     struct json *files = json_set(d, "files", json_object());
     for (int i = 0; ran && i < o->run.nfetched; i++) {
         const struct job_fetched *f = &o->run.fetched[i];
-        if (f->error || strncmp(f->path, SESSION_STREAMS_DIR "/", strlen(SESSION_STREAMS_DIR) + 1) == 0)
+        if (f->error ||
+            strncmp(f->path, SESSION_STREAMS_DIR "/", strlen(SESSION_STREAMS_DIR) + 1) == 0)
             continue;
         char *b64 = base64_encode(f->data, f->len);
         if (b64)
