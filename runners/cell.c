@@ -576,8 +576,7 @@ static int serve_session(int fd, struct supervisor *sv, uint32_t type, const uin
         rc = session_call_decode(&r, &mode, &j);
         if (rc < 0) {
             out.res.status = JOB_SE;
-            snprintf(out.res.message, sizeof(out.res.message), "malformed call: %s",
-                     strerror(-rc));
+            snprintf(out.res.message, sizeof(out.res.message), "malformed call: %s", strerror(-rc));
         } else if ((rc = supervisor_session_call(sv, mode, &j, &out, err)) < 0) {
             job_decoded_fini(&j);
             buf_fini(&b);

@@ -246,8 +246,7 @@ int result_decode(struct rbuf *r, struct job_result *res)
     const char *msg = rbuf_str(r);
     snprintf(res->message, sizeof(res->message), "%s", msg ? msg : "");
     uint32_t n = rbuf_u32(r);
-    if (r->err || n > JOB_MAX_FILES || res->status > JOB_SE ||
-        res->tle_clock > JOB_CLOCK_SESSION)
+    if (r->err || n > JOB_MAX_FILES || res->status > JOB_SE || res->tle_clock > JOB_CLOCK_SESSION)
         return -EBADMSG;
     res->fetched = calloc(n + 1, sizeof(*res->fetched));
     if (!res->fetched)

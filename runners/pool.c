@@ -560,7 +560,8 @@ void pool_session_call(struct pool_session *ps, enum session_mode mode, const st
 {
     char err[ERR_LEN] = "";
     *payload = NULL;
-    int rc = ps->dead || !ps->s->cell ? -EIO : cell_session_call(ps->s->cell, mode, j, out, payload, err);
+    int rc = ps->dead || !ps->s->cell ? -EIO
+                                      : cell_session_call(ps->s->cell, mode, j, out, payload, err);
     if (rc < 0) {
         if (!ps->dead && ps->s->cell)
             replace(ps->p, ps->s, err); /* its replacement serves jobs, not this session */

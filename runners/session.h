@@ -51,11 +51,11 @@ struct session_totals {
 };
 
 struct session_result {
-    struct job_result res;  /* the call: status, clocks, output, fetched files */
-    const uint8_t *reply;   /* SESSION_CALL: the interpreter's answer (borrowed), or NULL */
-    size_t reply_len;       /* when it did not answer */
-    bool started;           /* an interpreter was started for this call */
-    bool lost;              /* the call ended the interpreter (and every session process) */
+    struct job_result res; /* the call: status, clocks, output, fetched files */
+    const uint8_t *reply;  /* SESSION_CALL: the interpreter's answer (borrowed), or NULL */
+    size_t reply_len;      /* when it did not answer */
+    bool started;          /* an interpreter was started for this call */
+    bool lost;             /* the call ended the interpreter (and every session process) */
     struct session_totals totals;
 };
 

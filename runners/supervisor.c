@@ -181,7 +181,8 @@ int supervisor_prepare(struct supervisor *s, char err[ERR_LEN])
 
 static int open_beneath(int dirfd, const char *path, int flags, mode_t mode)
 {
-    struct open_how how = {.flags = (uint64_t)(flags | O_CLOEXEC), .mode = mode, .resolve = BENEATH};
+    struct open_how how = {
+        .flags = (uint64_t)(flags | O_CLOEXEC), .mode = mode, .resolve = BENEATH};
     return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 }
 
@@ -1265,9 +1266,9 @@ static int session_read_reply(struct supervisor *s)
         }
         s->sess.reply_len += (size_t)n;
     }
-    const uint8_t *nl = memchr(s->sess.reply, '\n',
-                               s->sess.reply_len < SESSION_HEADER_MAX ? s->sess.reply_len
-                                                                      : SESSION_HEADER_MAX);
+    const uint8_t *nl =
+        memchr(s->sess.reply, '\n',
+               s->sess.reply_len < SESSION_HEADER_MAX ? s->sess.reply_len : SESSION_HEADER_MAX);
     if (!nl)
         return s->sess.reply_len >= SESSION_HEADER_MAX ? -1 : 0;
     size_t want = 0;

@@ -40,16 +40,16 @@ struct supervisor {
     /* The open session (runners/session.h), while open. */
     struct {
         bool open;
-        struct cg_job cg;           /* its cgroup for its whole life */
-        struct session_limits lim;  /* the session's */
-        struct cg_stats base;       /* the cgroup's counters when it opened */
-        uint64_t peak;              /* the most it held at once, bytes */
-        pid_t interp;               /* its interpreter, or 0 */
-        int req_fd, reply_fd;       /* our ends of the interpreter's fds 3 and 4 */
-        int out_fd, err_fd;         /* and of its stdout and stderr */
-        uint32_t starts;            /* interpreters started */
-        bool cpu_spent;             /* its CPU limit was reached */
-        uint8_t *reply;             /* the interpreter's last answer (heap) */
+        struct cg_job cg;          /* its cgroup for its whole life */
+        struct session_limits lim; /* the session's */
+        struct cg_stats base;      /* the cgroup's counters when it opened */
+        uint64_t peak;             /* the most it held at once, bytes */
+        pid_t interp;              /* its interpreter, or 0 */
+        int req_fd, reply_fd;      /* our ends of the interpreter's fds 3 and 4 */
+        int out_fd, err_fd;        /* and of its stdout and stderr */
+        uint32_t starts;           /* interpreters started */
+        bool cpu_spent;            /* its CPU limit was reached */
+        uint8_t *reply;            /* the interpreter's last answer (heap) */
         size_t reply_len, reply_cap;
     } sess;
     /* Output of the current job (reused between jobs). */

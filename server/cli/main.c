@@ -16,8 +16,8 @@
 #include "server/cli/doctor.h"
 #include "server/cli/run.h"
 #include "server/cli/serve.h"
-#include "server/judge/session.h"
 #include "server/datasets/dataset.h"
+#include "server/judge/session.h"
 #include "server/util/opts.h"
 
 #define EXIT_USAGE 2

@@ -62,7 +62,7 @@ static void teardown(struct parts *p)
 {
     if (p->http)
         http_quiesce(p->http);
-    sched_free(p->sched); /* finishes what is queued: every request is answered */
+    sched_free(p->sched);       /* finishes what is queued: every request is answered */
     sessions_stop(p->sessions); /* no call runs now: each session's cell wiped, given back */
     /* every judged request is queued for the store's writer now; closing it commits them
      * and answers the store's queries still waiting, whose connections the HTTP thread
