@@ -506,10 +506,17 @@ int pool_session_open(struct pool *p, const struct session_limits *l, struct poo
     if (!ps)
         return err_set(err, -ENOMEM, "out of memory");
     pthread_mutex_lock(&p->lock);
-    struct slot *s = first_waiter(p, false) ? NULL : free_cell(p, false);
+    /* A started cell beyond the warm ones, else one started for it (growth pauses after a
+     * failed start), else a warm one: the warm cells are what verdict's API judges on. */
+    struct slot *s = NULL;
     bool start = false;
+    for (int i = p->warm; !first_waiter(p, false) && i < p->max && !s; i++)
+        if (p->slots[i].started && !p->slots[i].busy)
+            s = &p->slots[i];
     if (!s && !p->stopping && now_ns() >= p->no_growth_until && (s = dormant_slot(p)))
-        start = true; /* (growth pauses after a failed start) */
+        start = true;
+    if (!s && !first_waiter(p, false))
+        s = free_cell(p, false);
     if (s) {
         s->busy = true;
         s->session = true;

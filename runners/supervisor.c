@@ -1449,6 +1449,7 @@ int supervisor_session_call(struct supervisor *s, enum session_mode mode, const 
         res->exit_code = -1;
         snprintf(res->message, sizeof(res->message), "the session's CPU time (%lld ms) is spent",
                  (long long)s->sess.lim.cpu_ms);
+        out->lost = mode == SESSION_CALL; /* its interpreter was killed when it was spent */
         goto done;
     }
     int64_t usage = cg_job_usage(&s->sess.cg);
@@ -1461,7 +1462,10 @@ int supervisor_session_call(struct supervisor *s, enum session_mode mode, const 
     if (grow(&s->out, &s->out_cap, r.lim.stdout_bytes) < 0 ||
         grow(&s->err, &s->err_cap, r.lim.stderr_bytes) < 0) {
         set_se(res, "output buffers", ENOMEM);
-    } else if (cg_job_limit(&s->sess.cg, cap, s->sess.lim.pids, msg) < 0 ||
+    } else if ((cg_job_limit(&s->sess.cg, cap, s->sess.lim.pids, msg) < 0 &&
+                /* what the session holds grew past cap meanwhile (v1 refuses a limit
+                 * below usage): the call gets the session's limit alone */
+                cg_job_limit(&s->sess.cg, s->sess.lim.memory_bytes, s->sess.lim.pids, msg) < 0) ||
                cg_job_rebase(&s->sess.cg, msg) < 0) {
         res->status = JOB_SE;
         snprintf(res->message, sizeof(res->message), "%s", msg);

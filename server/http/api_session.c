@@ -42,7 +42,7 @@ static void reply_missing(struct api *a, struct http_exchange *x, enum session_l
                           enum session_end end)
 {
     if (l == LOOKUP_BUSY) {
-        api_reply_detail(a, x, 409, "session busy: one call at a time");
+        api_reply_detail(a, x, 409, "session busy");
         return;
     }
     if (l == LOOKUP_UNKNOWN) {

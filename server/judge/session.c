@@ -536,6 +536,17 @@ static const char *reply_raised(const struct json *reply)
     return NULL;
 }
 
+/* Whether a cell's output was cut (the interpreter's caps). */
+static bool reply_truncated(const struct json *reply)
+{
+    for (const struct json *c = json_first(json_get(reply, "cells")); c; c = json_next(c)) {
+        bool cut = false;
+        if (json_bool(json_get(c, "output_truncated"), &cut) && cut)
+            return true;
+    }
+    return false;
+}
+
 /* The source file and the call's own files, as one list (heap). */
 static struct job_file *with_source(const struct lang *l, const struct session_call *c, int *n)
 {
@@ -623,6 +634,10 @@ static void run_call(struct sessions *ss, struct pool_session *ps, const struct 
                 snprintf(o->run.message, sizeof(o->run.message),
                          "the call ran past its timeout (%lld ms)", (long long)timeout);
             }
+        } else if (o->verdict == VERDICT_OK && reply_truncated(o->reply)) {
+            o->verdict = VERDICT_OLE;
+            snprintf(o->run.message, sizeof(o->run.message),
+                     "output limit exceeded: a cell's output was cut (1 MiB per stream)");
         } else if (o->verdict == VERDICT_OK && !sr.reply) {
             o->verdict = VERDICT_SE;
             snprintf(o->run.message, sizeof(o->run.message), "the interpreter did not answer");
