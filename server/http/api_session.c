@@ -52,8 +52,8 @@ static void reply_missing(struct api *a, struct http_exchange *x, enum session_l
     struct json *d = json_object();
     if (l == LOOKUP_RESTARTED) {
         json_set_str(d, "detail",
-                     "this session belonged to an earlier run of the server, which "
-                     "restarted since: its state is gone");
+                     "not this server's session: it was opened by an earlier run of this "
+                     "server (which restarted since: its state is gone), or by another server");
         json_set_str(d, "reason", "restarted");
     } else {
         char msg[96];
@@ -276,6 +276,7 @@ void api_session_delete(struct api *a, struct http_exchange *x)
 struct json *api_sessions_totals(const struct sessions_stats *st)
 {
     struct json *t = json_object();
+    json_set_str(t, "run", st->run);
     json_set_num(t, "opened", (double)st->opened);
     struct json *closed = json_set(t, "closed", json_object());
     for (int i = 0; i < SESSION_NENDS; i++)

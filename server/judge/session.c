@@ -466,6 +466,7 @@ int sessions_list(struct sessions *ss, struct session_info *infos, int cap,
 {
     pthread_mutex_lock(&ss->lock);
     memset(st, 0, sizeof(*st));
+    memcpy(st->run, ss->run, sizeof(st->run));
     st->max = ss->cfg.max;
     st->opened = ss->opened;
     st->refused = ss->refused;

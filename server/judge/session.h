@@ -166,6 +166,7 @@ enum session_lookup sessions_delete(struct sessions *ss, const char *id, struct 
                                     enum session_end *end);
 
 struct sessions_stats {
+    char run[9]; /* this server run's id prefix: every id it gives starts so */
     int open, max;
     unsigned long long opened, refused, calls;
     unsigned long long closed[SESSION_NENDS];
