@@ -29,6 +29,10 @@
 #include "runners/job.h"
 #include "runners/wire.h"
 
+/* How a call's message starts when one of its files could not be written over what the
+ * session left under that name (a directory, a link, a FIFO): RE, the session's doing. */
+#define SESSION_PLACE_FAILED "cannot write "
+
 /* The interpreter's answer to one call, at most (16 MiB of output and display data fit). */
 #define SESSION_REPLY_MAX (20u << 20)
 

@@ -255,8 +255,8 @@ static int place_files(const struct supervisor *s, const struct job *j, struct j
             /* a session's own file in the way (a directory, a link, a FIFO) is its doing */
             if (s->sess.open && e != ENOSPC && e != EDQUOT && e != ENOMEM) {
                 res->status = JOB_RE;
-                snprintf(res->message, sizeof(res->message), "cannot write %.200s: %s", f->path,
-                         strerror(e));
+                snprintf(res->message, sizeof(res->message), SESSION_PLACE_FAILED "%.200s: %s",
+                         f->path, strerror(e));
             } else {
                 set_se(res, "create job file", e);
             }

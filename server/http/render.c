@@ -495,7 +495,8 @@ struct json *render_session_call(const struct session_outcome *o)
         json_set_null(d, "compile");
     }
     const struct job_result *r = ran ? &o->run : &o->compile;
-    if (ran && !python && o->verdict != VERDICT_TLE && o->verdict != VERDICT_SE)
+    bool exited = !(o->verdict == VERDICT_RE && !r->exit_code && !r->signal); /* else: never ran */
+    if (ran && !python && exited && o->verdict != VERDICT_TLE && o->verdict != VERDICT_SE)
         json_set_num(d, "exit_code", r->signal ? -r->signal : r->exit_code);
     else
         json_set_null(d, "exit_code");

@@ -664,6 +664,16 @@ static void run_call(struct sessions *ss, struct pool_session *ps, const struct 
             pool_session_call(ps, SESSION_RUN, &j, &sr, &o->payload[1], dead);
             free(owned);
             owned = NULL;
+            if (sr.res.status == JOB_RE &&
+                strncmp(sr.res.message, SESSION_PLACE_FAILED, strlen(SESSION_PLACE_FAILED)) == 0) {
+                o->compiled = false; /* nothing ran: a file could not be written */
+                o->run = sr.res;
+                o->state = STATE_KEPT;
+                o->verdict = VERDICT_RE;
+                o->info.totals = sr.totals;
+                free(files);
+                return;
+            }
             o->compile = sr.res;
             bool starved = false;
             o->compile_verdict = program_compile_outcome(&sr.res, &j.limits, &starved);
