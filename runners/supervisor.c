@@ -446,6 +446,8 @@ static void feed(struct run *r)
     close_fd(&r->in_fd);
 }
 
+/* Reaps the cell's children that have ended: the run's first process (r may be NULL), a
+ * grader job's program, a session's interpreter, the zygote. */
 static void reap(struct supervisor *s, struct run *r)
 {
     struct signalfd_siginfo si;
@@ -454,11 +456,13 @@ static void reap(struct supervisor *s, struct run *r)
     int status;
     pid_t p;
     while ((p = waitpid(-1, &status, WNOHANG)) > 0) {
-        if (p == r->pid) {
+        if (s->sess.open && p == s->sess.interp)
+            s->sess.interp = 0; /* and r->pid, during a call */
+        if (r && p == r->pid) {
             r->exited = true;
             r->status = status;
             r->end_ns = now_ns();
-        } else if (p == r->program) {
+        } else if (r && p == r->program) {
             r->program = 0;
         } else {
             zygote_reaped(&s->zy, p);
@@ -1098,37 +1102,11 @@ static void session_totals(struct supervisor *s, struct session_totals *t)
     t->cpu_spent = s->sess.cpu_spent;
 }
 
-/* Reaps the cell's children that have ended, noting the interpreter's end. */
-static void session_reap(struct supervisor *s, struct run *r)
-{
-    struct signalfd_siginfo si;
-    while (read(s->sigfd, &si, sizeof(si)) > 0)
-        ;
-    int status;
-    pid_t p;
-    while ((p = waitpid(-1, &status, WNOHANG)) > 0) {
-        if (p == s->sess.interp) {
-            s->sess.interp = 0;
-            if (r) {
-                r->exited = true;
-                r->status = status;
-                r->end_ns = now_ns();
-            }
-        } else if (r && p == r->pid) {
-            r->exited = true;
-            r->status = status;
-            r->end_ns = now_ns();
-        } else {
-            zygote_reaped(&s->zy, p);
-        }
-    }
-}
-
 void supervisor_session_tick(struct supervisor *s)
 {
     if (!s->sess.open)
         return;
-    session_reap(s, NULL);
+    reap(s, NULL);
     if (!s->sess.interp && s->sess.req_fd >= 0)
         session_close_fds(s); /* it died between calls: the next call starts another */
     if (!s->sess.cpu_spent &&
@@ -1325,7 +1303,7 @@ static int session_supervise(struct supervisor *s, struct run *r, const uint8_t 
                 answered = 0;
             }
         }
-        session_reap(s, r);
+        reap(s, r);
         if (!r->killed && !answered)
             check_clocks(r);
     }

@@ -233,42 +233,35 @@ void api_session_exec(struct api *a, struct http_exchange *x)
 
 /* ---- GET, DELETE /v1/sessions/{id} --------------------------------------------------------- */
 
-void api_session_get(struct api *a, struct http_exchange *x)
+/* The session as it is (GET), or as it was when closed (DELETE). */
+static void look(struct api *a, struct http_exchange *x, bool close)
 {
     char id[SESSION_ID_LEN + 1];
     if (!sessions_on(a, x) || !path_id(a, x, id))
         return;
     struct session_info info;
     enum session_end end = SESSION_DELETED;
-    enum session_lookup l = sessions_get(a->cfg.sessions, id, &info, &end);
+    enum session_lookup l = close ? sessions_delete(a->cfg.sessions, id, &info, &end)
+                                  : sessions_get(a->cfg.sessions, id, &info, &end);
     if (l != LOOKUP_FOUND) {
         reply_missing(a, x, l, end);
         return;
     }
-    struct json *d = render_session(&info, NULL, SESSION_ID_LEN);
+    struct json *d = render_session(&info, close ? "closed" : NULL, SESSION_ID_LEN);
     if (d)
         api_reply_json(a, x, 200, d);
     else
         api_reply_detail(a, x, 500, "out of memory");
 }
 
+void api_session_get(struct api *a, struct http_exchange *x)
+{
+    look(a, x, false);
+}
+
 void api_session_delete(struct api *a, struct http_exchange *x)
 {
-    char id[SESSION_ID_LEN + 1];
-    if (!sessions_on(a, x) || !path_id(a, x, id))
-        return;
-    struct session_info info;
-    enum session_end end = SESSION_DELETED;
-    enum session_lookup l = sessions_delete(a->cfg.sessions, id, &info, &end);
-    if (l != LOOKUP_FOUND) {
-        reply_missing(a, x, l, end);
-        return;
-    }
-    struct json *d = render_session(&info, "closed", SESSION_ID_LEN);
-    if (d)
-        api_reply_json(a, x, 200, d);
-    else
-        api_reply_detail(a, x, 500, "out of memory");
+    look(a, x, true);
 }
 
 /* ---- GET /v1/sessions ---------------------------------------------------------------------- */

@@ -518,16 +518,24 @@ static int parse_judge(const struct lang_set *langs, const struct json *b, struc
     return 0;
 }
 
+/* An empty request for a body that is an object, or NULL with e filled. */
+static struct judge_request *new_request(const struct json *body, struct request_error *e)
+{
+    struct judge_request *r = NULL;
+    if (!json_is_object(body))
+        request_fail(e, "model_attributes_type", "Input should be an object", NULL, NULL, NULL);
+    else if (!(r = judge_request_new()))
+        request_fail(e, "memory", "out of memory", NULL, NULL, NULL);
+    return r;
+}
+
 int request_parse(const struct lang_set *langs, const struct json *body, enum request_shape shape,
                   struct judge_request **out, struct request_error *e)
 {
     *out = NULL;
-    if (!json_is_object(body))
-        return request_fail(e, "model_attributes_type", "Input should be an object", NULL, NULL,
-                            NULL);
-    struct judge_request *r = judge_request_new();
+    struct judge_request *r = new_request(body, e);
     if (!r)
-        return request_fail(e, "memory", "out of memory", NULL, NULL, NULL);
+        return -EINVAL;
     /* the order of the first errors is each route's own: /run_code names code first */
     int rc = shape == REQUEST_RUN_CODE ? parse_code(body, r, e)
                                        : parse_language(langs, body, shape, r, e);
@@ -839,12 +847,9 @@ int request_parse_session_exec(const struct lang *l, const struct json *body,
     *out = NULL;
     *cells_doc = NULL;
     *timeout_ms = 0;
-    if (!json_is_object(body))
-        return request_fail(e, "model_attributes_type", "Input should be an object", NULL, NULL,
-                            NULL);
-    struct judge_request *r = judge_request_new();
+    struct judge_request *r = new_request(body, e);
     if (!r)
-        return request_fail(e, "memory", "out of memory", NULL, NULL, NULL);
+        return -EINVAL;
     r->lang = l;
     if (session_exec(body, r, cells_doc, timeout_ms, e) < 0) {
         judge_request_free(r);

@@ -73,6 +73,33 @@ def server_cgroups(pid):
     return dirs
 
 
+def cgroup_procs(pid):
+    """The processes in server `pid`'s cgroup trees: {pid: its cgroup directory}."""
+    procs = {}
+    for top in server_cgroups(pid):
+        for d, _, _ in os.walk(top):
+            try:
+                with open(d + "/cgroup.procs") as f:
+                    procs.update({int(p): d for p in f.read().split()})
+            except OSError:
+                pass
+    return procs
+
+
+def host_pids_with(marker):
+    """Processes of this host (but the caller) whose command line holds marker."""
+    found = set()
+    for d in os.listdir("/proc"):
+        if d.isdigit() and int(d) != os.getpid():
+            try:
+                with open(f"/proc/{d}/cmdline", "rb") as f:
+                    if marker.encode() in f.read():
+                        found.add(int(d))
+            except OSError:
+                pass
+    return found
+
+
 def cell_pids(parent):
     """Cells of the server `parent` (its children running `verdict __cell`)."""
     pids = set()

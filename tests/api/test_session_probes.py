@@ -57,7 +57,8 @@ import uuid
 import pytest
 import requests
 
-from conftest import LANGUAGES, VERDICT, Server, server_cgroups, wait_for
+from conftest import (LANGUAGES, VERDICT, Server, cgroup_procs, host_pids_with,
+                      wait_for)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROBES = os.path.join(ROOT, "tests", "sandbox", "probes")
@@ -266,19 +267,6 @@ def shown(d, *what):
          for k, v in d.items() if k != "cells"})
 
 
-def cgroup_procs(pid):
-    """The processes in the server's cgroup trees: {pid: its cgroup directory}."""
-    procs = {}
-    for top in server_cgroups(pid):
-        for d, _, _ in os.walk(top):
-            try:
-                with open(d + "/cgroup.procs") as f:
-                    procs.update({int(p): d for p in f.read().split()})
-            except OSError:
-                pass
-    return procs
-
-
 def host_processes_of(uid, exe):
     """Processes of the host owned by uid (a cell's job uid) other than the cells' own
     (the verdict binary: a cell's spare for its next job)."""
@@ -437,20 +425,6 @@ SCAN = ("import os, signal\n"
         "        except PermissionError:\n            found.append(pid)\n"
         "        except ProcessLookupError:\n            pass\n"
         "print('listed', listed, 'self', me, 'signalable', found)\n")
-
-
-def host_pids_with(marker):
-    """Processes of the host whose command line holds marker."""
-    found = set()
-    for d in os.listdir("/proc"):
-        if d.isdigit() and int(d) != os.getpid():
-            try:
-                with open(f"/proc/{d}/cmdline", "rb") as f:
-                    if marker.encode() in f.read():
-                        found.add(int(d))
-            except OSError:
-                pass
-    return found
 
 
 def test_two_sessions_attack_each_other(srv):

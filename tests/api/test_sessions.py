@@ -18,7 +18,8 @@ import uuid
 import pytest
 import requests
 
-from conftest import Server, alive, cell_pids, server_cgroups, wait_for
+from conftest import (Server, alive, cell_pids, cgroup_procs, host_pids_with,
+                      wait_for)
 from test_metrics import scrape
 
 ID = re.compile(r"[0-9a-f]{32}")
@@ -106,33 +107,6 @@ def gone(s, sid):
     r = get(s, sid)
     assert r.status_code in (200, 410), r.text
     return r.json()["reason"] if r.status_code == 410 else None
-
-
-def host_pids_with(marker):
-    """Processes of this host whose command line holds marker."""
-    found = set()
-    for d in os.listdir("/proc"):
-        if d.isdigit() and int(d) != os.getpid():
-            try:
-                with open(f"/proc/{d}/cmdline", "rb") as f:
-                    if marker.encode() in f.read():
-                        found.add(int(d))
-            except OSError:
-                pass
-    return found
-
-
-def cgroup_procs(pid):
-    """The processes in the server's cgroup trees: {pid: its cgroup directory}."""
-    procs = {}
-    for top in server_cgroups(pid):
-        for d, _, _ in os.walk(top):
-            try:
-                with open(d + "/cgroup.procs") as f:
-                    procs.update({int(p): d for p in f.read().split()})
-            except OSError:
-                pass
-    return procs
 
 
 def cmdline(pid):
