@@ -11,7 +11,8 @@
 #   nocpu     verdict run in a delegated cgroup offering memory and pids but not cpu
 #   scope     verdict run from a shell through systemd-run --scope -p Delegate=yes
 #   service   scripts/systemd/verdict.service, as shipped, started by systemd: /run_code
-#             answers (Python and C, a wrong answer, an MLE and a TLE), and a stop leaves no
+#             answers (Python and C, a wrong answer, an MLE and a TLE), sessions keep their
+#             state (and lose it past their memory limit), and a stop leaves no
 #             cgroup of verdict's behind
 #   ctest     the chosen ctest selection, each test, and each verdict a test starts, in a
 #             cgroup of its own (own-cgroup.sh)
@@ -170,6 +171,41 @@ for name, verdict in want.items():
     v = (got[name].get("run_result") or {}).get("verdict")
     if v != verdict:
         bad.append("%s: verdict %s, not %s" % (name, v, verdict))
+# A session on v2: state kept across calls, its memory limit (MLE ends the interpreter, the
+# next call restarts it), files kept, a C session's compile and run, DELETE.
+def req(method, path, body=None):
+    r = urllib.request.Request("http://127.0.0.1:8080" + path,
+                               json.dumps(body).encode() if body is not None else None,
+                               {"Content-Type": "application/json"}, method=method)
+    with urllib.request.urlopen(r, timeout=120) as resp:
+        return json.load(resp)
+
+sid = req("POST", "/v1/sessions", {"language": "python", "limits": {"memory_mb": 64}})["id"]
+steps = [("x = 41\nopen('kept.txt', 'w').write('kept')", "OK", "new", None),
+         ("x + 1", "OK", "kept", [{"text/plain": "42"}]),
+         ("b = bytearray(200 << 20)", "MLE", "lost", None),
+         ("print(open('kept.txt').read(), 'x' in globals())", "OK", "restarted", None)]
+session = []
+for code, verdict, state, display in steps:
+    r = req("POST", "/v1/sessions/%s/exec" % sid, {"code": code})
+    session.append(r)
+    if r.get("verdict") != verdict or r.get("state") != state or \
+            (display is not None and r.get("display") != display):
+        bad.append("session %r: %s %s" % (code, r.get("verdict"), r.get("state")))
+if session[-1].get("stdout") != "kept False\n":
+    bad.append("session: files kept, names gone after the restart: %r" % session[-1].get("stdout"))
+if req("DELETE", "/v1/sessions/" + sid).get("state") != "closed":
+    bad.append("session: DELETE")
+cid = req("POST", "/v1/sessions", {"language": "c"})["id"]
+w = req("POST", "/v1/sessions/%s/exec" % cid, {"code": "#include <stdio.h>\nint main(void)"
+        "{FILE *f = fopen(\"n\", \"w\"); fputs(\"41\", f); return fclose(f);}"})
+r = req("POST", "/v1/sessions/%s/exec" % cid, {"code": "#include <stdio.h>\nint main(void)"
+        "{int n; FILE *f = fopen(\"n\", \"r\"); fscanf(f, \"%d\", &n); printf(\"%d\\n\", n + 1);}"})
+session += [w, r]
+if w.get("verdict") != "OK" or r.get("stdout") != "42\n":
+    bad.append("c session: %s, %r" % (r.get("verdict"), r.get("stdout")))
+req("DELETE", "/v1/sessions/" + cid)
+got["sessions"] = session
 json.dump(got, open(sys.argv[1], "w"), indent=1)
 print("bad: " + ", ".join(bad) if bad else "all answered as expected")
 sys.exit(1 if bad else 0)
@@ -177,7 +213,7 @@ PY
 rc=$?
 tree=$(ls -d "$svc"/verdict-* 2>/dev/null | tr '\n' ' ')
 if [ $rc -eq 0 ]; then
-    check service ok "/run_code answered python, c, exit 3, MLE, TLE; cgroups: $tree"
+    check service ok "/run_code answered python, c, exit 3, MLE, TLE; sessions kept state, MLE, files; cgroups: $tree"
 else
     check service FAIL "see service.json and service.log"
 fi
