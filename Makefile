@@ -38,8 +38,9 @@ serve: release
 # once, on the release build. Under TSan: the unit tests (scheduler, cache, store writer), the
 # HTTP API (the server's poll thread, workers, scheduler, pool replacement, store writer,
 # `verdict bench`'s workers), the cli and the sandbox test (the pool); not the per-language
-# runs, which add no thread of verdict's.
-TSAN_TESTS = -L 'unit|api|cli|sandbox' -E '^(languages|compile|cuda)$$'
+# runs, which add no thread of verdict's, nor the hostile probes run inside sessions (the
+# sessions' threads are the API tests').
+TSAN_TESTS = -L 'unit|api|cli|sandbox' -E '^(languages|compile|cuda|session_probes)$$'
 test: asan release tsan
 	ctest --preset asan -j $(JOBS) -LE 'datasets|soak'
 	ctest --preset release -j $(JOBS)

@@ -344,6 +344,7 @@ struct json *render_session(const struct session_info *s, const char *state, int
     snprintf(id, sizeof(id), "%.*s", id_chars, s->id);
     json_set_str(d, "id", id);
     json_set_str(d, "language", s->lang ? s->lang->name : "");
+    json_set_str(d, "client", s->client);
     json_set_str(d, "state", state ? state : s->busy ? "busy" : "open");
     json_set_num(d, "created_at", s->created);
     if (s->last_call > 0)

@@ -92,6 +92,7 @@ struct entry {
     bool doomed; /* close when the call ends, for doom */
     enum session_end doom;
     char id[SESSION_ID_LEN + 1];
+    char client[SESSION_CLIENT_LEN];
     struct session_spec spec;
     struct pool_session *ps;
     double created_mono, last_mono; /* monotonic seconds: expiry */
@@ -191,6 +192,7 @@ static void snapshot(const struct entry *en, struct session_info *info)
 {
     memset(info, 0, sizeof(*info));
     memcpy(info->id, en->id, sizeof(info->id));
+    memcpy(info->client, en->client, sizeof(info->client));
     info->lang = en->spec.lang;
     info->spec = en->spec;
     info->busy = en->busy;
@@ -348,7 +350,6 @@ void sessions_free(struct sessions *ss)
 int sessions_open(struct sessions *ss, const struct session_spec *spec, const char *client,
                   struct session_info *info, char err[ERR_LEN])
 {
-    (void)client;
     pthread_mutex_lock(&ss->lock);
     struct entry *en = NULL;
     int open = 0;
@@ -386,6 +387,7 @@ int sessions_open(struct sessions *ss, const struct session_spec *spec, const ch
     }
     memcpy(en->id, ss->run, 8);
     hex(raw, 12, en->id + 8);
+    snprintf(en->client, sizeof(en->client), "%s", client ? client : "");
     en->spec = *spec;
     en->ps = ps;
     en->busy = false;

@@ -80,8 +80,11 @@ enum session_state { STATE_NEW, STATE_KEPT, STATE_LOST, STATE_RESTARTED };
 const char *session_state_name(enum session_state s);
 
 /* A snapshot of a session (for GET, the list, and each call's answer). */
+#define SESSION_CLIENT_LEN 64 /* bytes of the opening client's name kept */
+
 struct session_info {
     char id[SESSION_ID_LEN + 1];
+    char client[SESSION_CLIENT_LEN]; /* who opened it (X-Verdict-Client, or the peer) */
     const struct lang *lang;
     struct session_spec spec;
     bool busy;
@@ -132,8 +135,8 @@ void sessions_stop(struct sessions *ss);
 /* sessions_stop, then stops the reaper and frees the table. NULL: no-op. */
 void sessions_free(struct sessions *ss);
 
-/* Opens a session (blocks for a cell). Returns 0 with *info; -EBUSY when max sessions are
- * open or no cell can be had (err says which); -ESHUTDOWN while stopping; another negative
+/* Opens a session for client (blocks for a cell). Returns 0 with *info; -EBUSY when max sessions
+ * are open or no cell can be had (err says which); -ESHUTDOWN while stopping; another negative
  * errno with err (the cell failed: ours). */
 int sessions_open(struct sessions *ss, const struct session_spec *spec, const char *client,
                   struct session_info *info, char err[ERR_LEN]);
