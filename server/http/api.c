@@ -203,6 +203,7 @@ static void healthz(struct api *a, struct http_exchange *x)
         struct json *s = json_set(d, "sessions", api_sessions_totals(&sst));
         json_set_num(s, "open", sst.open);
         json_set_num(s, "max", sst.max);
+        json_set_num(s, "cells", ps.sessions); /* cells held by sessions (opening ones too) */
     } else {
         json_set_null(d, "sessions");
     }
