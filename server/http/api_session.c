@@ -107,7 +107,9 @@ void api_session_open(struct api *a, struct http_exchange *x)
 {
     if (!sessions_on(a, x))
         return;
-    struct json *body = api_read_body(a, x);
+    size_t len;
+    http_body(x, &len); /* no body at all: every member's default */
+    struct json *body = len ? api_read_body(a, x) : json_object();
     if (!body)
         return;
     struct open_job *w = calloc(1, sizeof(*w));

@@ -461,6 +461,9 @@ def test_bad_bodies(srv):
         refused("/v1/sessions", body, field)
     r = srv.post("/v1/sessions", ["not", "an", "object"])
     assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body"], r.text
+    r = requests.post(srv.url + "/v1/sessions", timeout=60)  # no body: the defaults
+    assert r.status_code == 201 and r.json()["language"] == "python", r.text
+    assert requests.delete(f"{srv.url}/v1/sessions/{r.json()['id']}", timeout=30).ok
     with session(srv) as sid, session(srv, language="c") as csid:
         path = f"/v1/sessions/{sid}/exec"
         for body, field in (({}, "code"), ({"code": 5}, "code"),
