@@ -958,6 +958,23 @@ out:
     close_fd(&r->err_fd);
 }
 
+/* Takes the next job's cgroup (readied now if it is not yet) for a job or a session, which
+ * then uses the job dirs. Returns 0, or -1 with res SE. */
+static int take_next(struct supervisor *s, struct cg_job *cg, struct job_result *res,
+                     char err[ERR_LEN])
+{
+    if ((!s->next_ready || !s->dirs_clean) && supervisor_prepare(s, err) < 0) {
+        res->status = JOB_SE;
+        snprintf(res->message, sizeof(res->message), "%s", err);
+        return -1;
+    }
+    s->dirs_clean = false;
+    *cg = s->next;
+    s->next_ready = false;
+    s->seq++;
+    return 0;
+}
+
 int supervisor_run(struct supervisor *s, const struct job *j, struct job_result *res,
                    char err[ERR_LEN])
 {
@@ -977,15 +994,9 @@ int supervisor_run(struct supervisor *s, const struct job *j, struct job_result 
         set_se(res, "job in a session's cell", EBUSY);
         return 0;
     }
-    if ((!s->next_ready || !s->dirs_clean) && supervisor_prepare(s, err) < 0) {
-        res->status = JOB_SE;
-        snprintf(res->message, sizeof(res->message), "%s", err);
+    struct cg_job cg;
+    if (take_next(s, &cg, res, err) < 0)
         return 0;
-    }
-    s->dirs_clean = false; /* this job is about to use them */
-    struct cg_job cg = s->next;
-    s->next_ready = false;
-    s->seq++;
     r.cg = &cg;
     r.warm = zygote_fits(&s->zy, j, s->gpu, &r.lim);
     r.warm_grader = r.warm && zygote_fits_grader(&s->zy, j) &&
@@ -1031,15 +1042,8 @@ int supervisor_session_open(struct supervisor *s, const struct session_limits *l
         set_se(res, "open a session", EBUSY);
         return 0;
     }
-    if ((!s->next_ready || !s->dirs_clean) && supervisor_prepare(s, err) < 0) {
-        res->status = JOB_SE;
-        snprintf(res->message, sizeof(res->message), "%s", err);
+    if (take_next(s, &s->sess.cg, res, err) < 0)
         return 0;
-    }
-    s->dirs_clean = false;
-    s->sess.cg = s->next;
-    s->next_ready = false;
-    s->seq++;
     int rc = cg_job_limit(&s->sess.cg, l->memory_bytes, l->pids, err);
     if (rc == 0)
         rc = cg_job_rebase(&s->sess.cg, err);

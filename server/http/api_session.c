@@ -64,6 +64,16 @@ static void reply_missing(struct api *a, struct http_exchange *x, enum session_l
     api_reply_json(a, x, 410, d);
 }
 
+/* A body the parser refused (422 naming the field), or no memory to parse it (500). */
+static void refuse(struct api *a, struct http_exchange *x, bool parsed,
+                   const struct request_error *e)
+{
+    if (parsed)
+        api_reply_error(a, x, e);
+    else
+        api_reply_detail(a, x, 500, "out of memory");
+}
+
 static bool sessions_on(struct api *a, struct http_exchange *x)
 {
     if (a->cfg.sessions)
@@ -117,10 +127,7 @@ void api_session_open(struct api *a, struct http_exchange *x)
     int rc = w ? request_parse_session_open(a->cfg.langs, body, &w->spec, &e) : -ENOMEM;
     json_free(body);
     if (rc < 0) {
-        if (w)
-            api_reply_error(a, x, &e);
-        else
-            api_reply_detail(a, x, 500, "out of memory");
+        refuse(a, x, w != NULL, &e);
         free(w);
         return;
     }
@@ -201,10 +208,7 @@ void api_session_exec(struct api *a, struct http_exchange *x)
                : -ENOMEM;
     json_free(body);
     if (rc < 0) {
-        if (w)
-            api_reply_error(a, x, &e);
-        else
-            api_reply_detail(a, x, 500, "out of memory");
+        refuse(a, x, w != NULL, &e);
         free(w);
         return;
     }
