@@ -516,6 +516,26 @@ static void check_clocks(struct run *r)
         stop(r, JOB_TLE, JOB_CLOCK_SESSION);
 }
 
+/* The run's open output pipes into p from *n (their slots in *iout, *ierr; -1: closed). */
+static void poll_outputs(const struct run *r, struct pollfd *p, int *n, int *iout, int *ierr)
+{
+    *iout = *ierr = -1;
+    if (r->out_fd >= 0)
+        p[ *iout = (*n)++] = (struct pollfd){.fd = r->out_fd, .events = POLLIN};
+    if (r->err_fd >= 0)
+        p[ *ierr = (*n)++] = (struct pollfd){.fd = r->err_fd, .events = POLLIN};
+}
+
+/* Drains the output pipes poll found ready in p (p NULL: every open one). */
+static void drain_outputs(struct supervisor *s, struct run *r, const struct pollfd *p, int iout,
+                          int ierr)
+{
+    if (r->out_fd >= 0 && (!p || (iout >= 0 && p[iout].revents)))
+        drain(r, &r->out_fd, s->out, &r->out_len, r->lim.stdout_bytes, &r->out_trunc);
+    if (r->err_fd >= 0 && (!p || (ierr >= 0 && p[ierr].revents)))
+        drain(r, &r->err_fd, s->err, &r->err_len, r->lim.stderr_bytes, &r->err_trunc);
+}
+
 static void supervise(struct supervisor *s, struct run *r)
 {
     /* Stdin first, as much as the pipe takes: an empty one is closed at once rather than
@@ -524,20 +544,14 @@ static void supervise(struct supervisor *s, struct run *r)
         feed(r);
     while (!r->exited || r->out_fd >= 0 || r->err_fd >= 0) {
         struct pollfd p[4];
-        int n = 0, iout = -1, ierr = -1, iin = -1;
-        if (r->out_fd >= 0)
-            p[iout = n++] = (struct pollfd){.fd = r->out_fd, .events = POLLIN};
-        if (r->err_fd >= 0)
-            p[ierr = n++] = (struct pollfd){.fd = r->err_fd, .events = POLLIN};
+        int n = 0, iout, ierr, iin = -1;
+        poll_outputs(r, p, &n, &iout, &ierr);
         if (r->in_fd >= 0)
             p[iin = n++] = (struct pollfd){.fd = r->in_fd, .events = POLLOUT};
         p[n++] = (struct pollfd){.fd = s->sigfd, .events = POLLIN};
         if (poll(p, (nfds_t)n, POLL_MS) < 0 && errno != EINTR)
             break;
-        if (iout >= 0 && p[iout].revents)
-            drain(r, &r->out_fd, s->out, &r->out_len, r->lim.stdout_bytes, &r->out_trunc);
-        if (ierr >= 0 && p[ierr].revents)
-            drain(r, &r->err_fd, s->err, &r->err_len, r->lim.stderr_bytes, &r->err_trunc);
+        drain_outputs(s, r, p, iout, ierr);
         if (iin >= 0 && p[iin].revents)
             feed(r);
         reap(s, r);
@@ -1277,11 +1291,8 @@ static int session_supervise(struct supervisor *s, struct run *r, const uint8_t 
     int answered = 0;
     while (!answered && !r->exited && !r->killed) {
         struct pollfd p[5];
-        int n = 0, iout = -1, ierr = -1, ireq = -1, irep = -1;
-        if (r->out_fd >= 0)
-            p[iout = n++] = (struct pollfd){.fd = r->out_fd, .events = POLLIN};
-        if (r->err_fd >= 0)
-            p[ierr = n++] = (struct pollfd){.fd = r->err_fd, .events = POLLIN};
+        int n = 0, iout, ierr, ireq = -1, irep = -1;
+        poll_outputs(r, p, &n, &iout, &ierr);
         if (sent < frame_len && s->sess.req_fd >= 0)
             p[ireq = n++] = (struct pollfd){.fd = s->sess.req_fd, .events = POLLOUT};
         if (s->sess.reply_fd >= 0)
@@ -1289,10 +1300,7 @@ static int session_supervise(struct supervisor *s, struct run *r, const uint8_t 
         p[n++] = (struct pollfd){.fd = s->sigfd, .events = POLLIN};
         if (poll(p, (nfds_t)n, POLL_MS) < 0 && errno != EINTR)
             break;
-        if (iout >= 0 && p[iout].revents)
-            drain(r, &r->out_fd, s->out, &r->out_len, r->lim.stdout_bytes, &r->out_trunc);
-        if (ierr >= 0 && p[ierr].revents)
-            drain(r, &r->err_fd, s->err, &r->err_len, r->lim.stderr_bytes, &r->err_trunc);
+        drain_outputs(s, r, p, iout, ierr);
         if (ireq >= 0 && p[ireq].revents) {
             ssize_t w = write(s->sess.req_fd, frame + sent, frame_len - sent);
             if (w > 0)
@@ -1311,10 +1319,7 @@ static int session_supervise(struct supervisor *s, struct run *r, const uint8_t 
         if (!r->killed && !answered)
             check_clocks(r);
     }
-    if (r->out_fd >= 0) /* what it wrote before the answer */
-        drain(r, &r->out_fd, s->out, &r->out_len, r->lim.stdout_bytes, &r->out_trunc);
-    if (r->err_fd >= 0)
-        drain(r, &r->err_fd, s->err, &r->err_len, r->lim.stderr_bytes, &r->err_trunc);
+    drain_outputs(s, r, NULL, -1, -1); /* what it wrote before the answer */
     s->sess.out_fd = r->out_fd;
     s->sess.err_fd = r->err_fd;
     r->out_fd = r->err_fd = -1;
