@@ -204,8 +204,9 @@ void api_session_exec(struct api *a, struct http_exchange *x)
         return;
     struct call_job *w = calloc(1, sizeof(*w));
     struct request_error e;
-    int rc = w ? request_parse_session_exec(info.lang, body, &w->req, &w->cells, &w->timeout_ms, &e)
-               : -ENOMEM;
+    int rc =
+        w ? request_parse_session_exec(info.spec.lang, body, &w->req, &w->cells, &w->timeout_ms, &e)
+          : -ENOMEM;
     json_free(body);
     if (rc < 0) {
         refuse(a, x, w != NULL, &e);

@@ -343,7 +343,7 @@ struct json *render_session(const struct session_info *s, const char *state, int
     char id[SESSION_ID_LEN + 1];
     snprintf(id, sizeof(id), "%.*s", id_chars, s->id);
     json_set_str(d, "id", id);
-    json_set_str(d, "language", s->lang ? s->lang->name : "");
+    json_set_str(d, "language", s->spec.lang ? s->spec.lang->name : "");
     json_set_str(d, "client", s->client);
     json_set_str(d, "state", state ? state : s->busy ? "busy" : "open");
     json_set_num(d, "created_at", s->created);
@@ -472,7 +472,7 @@ struct json *render_session_call(const struct session_outcome *o)
     json_set_str(d, "status", render_run_status(o->verdict));
     const char *msg = o->verdict == VERDICT_CE ? "compile error" : o->run.message;
     json_set_str(d, "message", o->verdict == VERDICT_OK && !o->run.message[0] ? "" : msg);
-    bool python = o->info.lang && strcmp(o->info.lang->name, "python") == 0;
+    bool python = o->info.spec.lang && session_interpreted(o->info.spec.lang);
     bool ran = !(o->compiled && o->compile_verdict != VERDICT_OK);
     if (python) {
         python_output(d, o);

@@ -796,7 +796,7 @@ static int session_exec(const struct json *b, struct judge_request *r, struct js
         return -EINVAL;
     if (has_code && strlen(r->code) > REQUEST_MAX_CELL_BYTES)
         return request_fail(e, "too_long", "at most 1 MiB of code", "code", NULL, NULL);
-    if (has_cells && strcmp(r->lang->name, "python") != 0)
+    if (has_cells && !session_interpreted(r->lang))
         return request_fail(e, "value_error", "cells are for Python sessions; send code", "cells",
                             NULL, NULL);
     if (has_cells) {

@@ -91,17 +91,9 @@ struct entry {
     bool busy;   /* a call (or the open) runs */
     bool doomed; /* close when the call ends, for doom */
     enum session_end doom;
-    char id[SESSION_ID_LEN + 1];
-    char client[SESSION_CLIENT_LEN];
-    struct session_spec spec;
     struct pool_session *ps;
     double created_mono, last_mono; /* monotonic seconds: expiry */
-    double created, last_call;      /* wall clock: what GET shows */
-    unsigned calls, tle, mle, lost;
-    struct session_totals totals;
-    bool has_last;
-    enum verdict last_verdict;
-    char last_message[JOB_MSG_LEN];
+    struct session_info s;          /* what GET shows; busy, idle_s, expires set by snapshot */
 };
 
 struct tomb {
@@ -171,7 +163,7 @@ static int random_bytes(uint8_t *b, size_t n)
 static struct entry *find(struct sessions *ss, const char *id)
 {
     for (int i = 0; i < ss->cfg.max; i++)
-        if (ss->e[i].used && ss->e[i].id[0] && strcmp(ss->e[i].id, id) == 0)
+        if (ss->e[i].used && ss->e[i].s.id[0] && strcmp(ss->e[i].s.id, id) == 0)
             return &ss->e[i];
     return NULL;
 }
@@ -190,24 +182,10 @@ static enum session_lookup missing(struct sessions *ss, const char *id, enum ses
 
 static void snapshot(const struct entry *en, struct session_info *info)
 {
-    memset(info, 0, sizeof(*info));
-    memcpy(info->id, en->id, sizeof(info->id));
-    memcpy(info->client, en->client, sizeof(info->client));
-    info->lang = en->spec.lang;
-    info->spec = en->spec;
+    *info = en->s;
     info->busy = en->busy;
-    info->created = en->created;
-    info->last_call = en->last_call;
     info->idle_s = en->busy ? 0 : mono_s() - en->last_mono;
-    info->expires = en->created + (double)en->spec.lifetime_ms / 1000;
-    info->calls = en->calls;
-    info->totals = en->totals;
-    info->tle = en->tle;
-    info->mle = en->mle;
-    info->lost = en->lost;
-    info->has_last = en->has_last;
-    info->last_verdict = en->last_verdict;
-    memcpy(info->last_message, en->last_message, sizeof(info->last_message));
+    info->expires = en->s.created + (double)en->s.spec.lifetime_ms / 1000;
 }
 
 /* Takes the session out of the table (remembered as closed for why) and hands its cell to
@@ -215,7 +193,7 @@ static void snapshot(const struct entry *en, struct session_info *info)
 static void retire(struct sessions *ss, struct entry *en, enum session_end why)
 {
     struct tomb *t = &ss->tombs[ss->tomb_next++ % SESSION_TOMBS];
-    memcpy(t->id, en->id, sizeof(t->id));
+    memcpy(t->id, en->s.id, sizeof(t->id));
     t->end = why;
     ss->closed[why]++;
     struct closing *c = malloc(sizeof(*c));
@@ -261,10 +239,10 @@ static void *reaper(void *arg)
         double now = mono_s();
         for (int i = 0; i < ss->cfg.max; i++) {
             struct entry *en = &ss->e[i];
-            if (!en->used || !en->id[0])
+            if (!en->used || !en->s.id[0])
                 continue;
-            bool old = now - en->created_mono >= (double)en->spec.lifetime_ms / 1000;
-            bool idle = !en->busy && now - en->last_mono >= (double)en->spec.idle_ms / 1000;
+            bool old = now - en->created_mono >= (double)en->s.spec.lifetime_ms / 1000;
+            bool idle = !en->busy && now - en->last_mono >= (double)en->s.spec.idle_ms / 1000;
             if (en->busy && old && !en->doomed) {
                 en->doomed = true;
                 en->doom = SESSION_LIFETIME;
@@ -325,7 +303,7 @@ void sessions_stop(struct sessions *ss)
     pthread_mutex_lock(&ss->lock);
     ss->stopping = true;
     for (int i = 0; i < ss->cfg.max; i++)
-        if (ss->e[i].used && ss->e[i].id[0] && !ss->e[i].busy)
+        if (ss->e[i].used && ss->e[i].s.id[0] && !ss->e[i].busy)
             retire(ss, &ss->e[i], SESSION_SHUTDOWN);
     pthread_cond_signal(&ss->wake);
     pthread_mutex_unlock(&ss->lock);
@@ -385,14 +363,14 @@ int sessions_open(struct sessions *ss, const struct session_spec *spec, const ch
         pool_session_close(ps);
         return rc;
     }
-    memcpy(en->id, ss->run, 8);
-    hex(raw, 12, en->id + 8);
-    snprintf(en->client, sizeof(en->client), "%s", client ? client : "");
-    en->spec = *spec;
+    memcpy(en->s.id, ss->run, 8);
+    hex(raw, 12, en->s.id + 8);
+    snprintf(en->s.client, sizeof(en->s.client), "%s", client ? client : "");
+    en->s.spec = *spec;
     en->ps = ps;
     en->busy = false;
     en->created_mono = en->last_mono = mono_s();
-    en->created = wall_s();
+    en->s.created = wall_s();
     ss->opened++;
     snapshot(en, info);
     pthread_mutex_unlock(&ss->lock);
@@ -477,7 +455,7 @@ int sessions_list(struct sessions *ss, struct session_info *infos, int cap,
     memcpy(st->verdicts, ss->verdicts, sizeof(st->verdicts));
     int n = 0;
     for (int i = 0; i < ss->cfg.max; i++) {
-        if (!ss->e[i].used || !ss->e[i].id[0])
+        if (!ss->e[i].used || !ss->e[i].s.id[0])
             continue;
         st->open++;
         if (n < cap)
@@ -489,7 +467,7 @@ int sessions_list(struct sessions *ss, struct session_info *infos, int cap,
 
 /* ---- a call ------------------------------------------------------------------------------ */
 
-static bool is_python(const struct lang *l)
+bool session_interpreted(const struct lang *l)
 {
     return strcmp(l->name, "python") == 0;
 }
@@ -526,17 +504,14 @@ static char *kernel_request(const struct session_call *c, int64_t timeout_ms)
     return text;
 }
 
-/* The name of the first error a cell of the interpreter's answer raised, or NULL. */
-static const char *reply_raised(const struct json *reply)
+/* The first error ({ename, evalue, traceback}) a cell of the interpreter's answer raised,
+ * or NULL. */
+static const struct json *reply_error(const struct json *reply)
 {
-    for (const struct json *c = json_first(json_get(reply, "cells")); c; c = json_next(c)) {
-        const struct json *e = json_first(json_get(c, "error"));
-        if (e) {
-            const char *name = json_get_str(e, "ename");
-            return name ? name : "?";
-        }
-    }
-    return NULL;
+    const struct json *e = NULL;
+    for (const struct json *c = json_first(json_get(reply, "cells")); c && !e; c = json_next(c))
+        e = json_first(json_get(c, "error"));
+    return e;
 }
 
 /* Whether a cell's output was cut (the interpreter's caps). */
@@ -577,7 +552,7 @@ static void run_call(struct sessions *ss, struct pool_session *ps, const struct 
     void *owned = NULL;
     *dead = false;
     o->verdict = VERDICT_SE;
-    if (is_python(l)) {
+    if (session_interpreted(l)) {
         const char *argv[] = {l->run.argv[0], "-I", "-c", ss->cfg.interp, "--session", NULL};
         /* the interpreter's own output files first: a call it did not answer is read from
          * them */
@@ -615,27 +590,23 @@ static void run_call(struct sessions *ss, struct pool_session *ps, const struct 
             free(text);
         }
         o->verdict = verdict_of_job(sr.res.status);
+        const struct json *raised;
         if (o->verdict == VERDICT_OK && sr.reply && !o->reply) {
             o->verdict = VERDICT_RE;
             snprintf(o->run.message, sizeof(o->run.message),
                      "the interpreter answered something that is not JSON");
-        } else if (o->verdict == VERDICT_OK && reply_raised(o->reply)) {
+        } else if (o->verdict == VERDICT_OK && (raised = reply_error(o->reply))) {
+            const char *name = json_get_str(raised, "ename"), *v = json_get_str(raised, "evalue");
             /* the interpreter's own timer is the call's timeout: TLE, the state kept */
-            bool timer = strcmp(reply_raised(o->reply), "CellTimeoutError") == 0;
+            bool timer = name && strcmp(name, "CellTimeoutError") == 0;
             o->verdict = timer ? VERDICT_TLE : VERDICT_RE;
-            if (!timer) {
-                const struct json *e = NULL;
-                for (const struct json *k = json_first(json_get(o->reply, "cells")); k && !e;
-                     k = json_next(k))
-                    e = json_first(json_get(k, "error"));
-                const char *v = json_get_str(e, "evalue");
-                snprintf(o->run.message, sizeof(o->run.message), "%.100s%s%.150s",
-                         reply_raised(o->reply), v && *v ? ": " : "", v ? v : "");
-            }
             if (timer) {
                 o->run.tle_clock = JOB_CLOCK_WALL;
                 snprintf(o->run.message, sizeof(o->run.message),
                          "the call ran past its timeout (%lld ms)", (long long)timeout);
+            } else {
+                snprintf(o->run.message, sizeof(o->run.message), "%.100s%s%.150s",
+                         name ? name : "?", v && *v ? ": " : "", v ? v : "");
             }
         } else if (o->verdict == VERDICT_OK && reply_truncated(o->reply)) {
             o->verdict = VERDICT_OLE;
@@ -716,9 +687,9 @@ void sessions_call(struct sessions *ss, const char *id, const struct session_cal
     memset(o, 0, sizeof(*o));
     pthread_mutex_lock(&ss->lock);
     struct entry *en = find(ss, id); /* busy: sessions_begin holds it for us */
-    struct session_spec spec = en ? en->spec : (struct session_spec){0};
+    struct session_spec spec = en ? en->s.spec : (struct session_spec){0};
     struct pool_session *ps = en ? en->ps : NULL;
-    bool first = en && en->calls == 0, had = en && en->totals.starts > 0;
+    bool first = en && en->s.calls == 0, had = en && en->s.totals.starts > 0;
     pthread_mutex_unlock(&ss->lock);
     if (!en) {
         o->verdict = VERDICT_SE;
@@ -732,18 +703,18 @@ void sessions_call(struct sessions *ss, const char *id, const struct session_cal
     else if (o->state == STATE_KEPT && first)
         o->state = STATE_NEW;
     pthread_mutex_lock(&ss->lock);
-    en->calls++;
-    o->call = en->calls;
-    en->totals = o->info.totals;
+    en->s.calls++;
+    o->call = en->s.calls;
+    en->s.totals = o->info.totals;
     en->last_mono = mono_s();
-    en->last_call = wall_s();
-    en->has_last = true;
-    en->last_verdict = o->verdict;
-    snprintf(en->last_message, sizeof(en->last_message), "%s",
+    en->s.last_call = wall_s();
+    en->s.has_last = true;
+    en->s.last_verdict = o->verdict;
+    snprintf(en->s.last_message, sizeof(en->s.last_message), "%s",
              o->verdict == VERDICT_CE ? "compile error" : o->run.message);
-    en->tle += o->verdict == VERDICT_TLE || (o->compiled && o->compile_verdict == VERDICT_TLE);
-    en->mle += o->verdict == VERDICT_MLE || (o->compiled && o->compile_verdict == VERDICT_MLE);
-    en->lost += o->state == STATE_LOST;
+    en->s.tle += o->verdict == VERDICT_TLE || (o->compiled && o->compile_verdict == VERDICT_TLE);
+    en->s.mle += o->verdict == VERDICT_MLE || (o->compiled && o->compile_verdict == VERDICT_MLE);
+    en->s.lost += o->state == STATE_LOST;
     ss->calls++;
     ss->verdicts[o->verdict < VERDICT_COUNT ? o->verdict : VERDICT_SE]++;
     en->busy = false;

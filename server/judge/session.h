@@ -56,6 +56,10 @@ struct session_spec {
     int64_t idle_ms, lifetime_ms;
 };
 
+/* Whether a session of language l keeps an interpreter across calls (Python: the notebook
+ * driver; its calls may be cells), rather than running each call as a program. */
+bool session_interpreted(const struct lang *l);
+
 /* Fills the zero members of s with the defaults (docs/api.md). */
 void session_spec_defaults(struct session_spec *s);
 
@@ -85,7 +89,6 @@ const char *session_state_name(enum session_state s);
 struct session_info {
     char id[SESSION_ID_LEN + 1];
     char client[SESSION_CLIENT_LEN]; /* who opened it (X-Verdict-Client, or the peer) */
-    const struct lang *lang;
     struct session_spec spec;
     bool busy;
     double created, last_call; /* wall clock, seconds since the epoch (last_call 0: none) */
