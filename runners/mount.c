@@ -144,6 +144,67 @@ static int mirror_entry(const struct mnt_config *c, struct mnt_plan *p, const ch
     return add_op(p, MNT_OVERLAY, path, path, 0) ? 0 : -E2BIG;
 }
 
+/* mountinfo's mount point field: octal escapes (\040 space, \011 tab, \012 newline, \134
+ * backslash) decoded in place. */
+static void unescape_mountinfo(char *s)
+{
+    char *w = s;
+    for (const char *r = s; *r; w++) {
+        if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
+            r[3] >= '0' && r[3] <= '7') {
+            *w = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+            r += 4;
+        } else {
+            *w = *r++;
+        }
+    }
+    *w = '\0';
+}
+
+/* The host's mounts beneath the overlaid directories (/usr, and /bin, /lib... where they are
+ * directories), each as a read-only bind at the same path. An overlay shows only its lower
+ * directory's own file system, not what is mounted inside it, and drivers live there: a GPU
+ * host's /usr/local/nvidia (the driver's libcuda) or the driver files a container runtime
+ * binds one by one into /usr/lib. Read from the host's /proc/self/mountinfo (absent in a
+ * fixture tree without one: nothing to add). */
+static int add_submounts(const struct mnt_config *c, struct mnt_plan *p, char err[ERR_LEN])
+{
+    char host[MNT_PATH * 2], line[4096];
+    snprintf(host, sizeof(host), "%s/proc/self/mountinfo", c->host_prefix);
+    FILE *f = fopen(host, "re");
+    if (!f)
+        return 0;
+    int rc = 0;
+    while (rc == 0 && fgets(line, sizeof(line), f)) {
+        /* id parent major:minor root MOUNT_POINT options ... */
+        char *save = NULL, *mp = NULL, *tok = strtok_r(line, " ", &save);
+        for (int i = 1; tok && i < 5; i++)
+            tok = strtok_r(NULL, " ", &save);
+        if (!(mp = tok))
+            continue;
+        unescape_mountinfo(mp);
+        bool beneath = false;
+        for (int i = 0; i < p->n && !beneath; i++) {
+            size_t n = strlen(p->ops[i].path);
+            beneath = p->ops[i].kind == MNT_OVERLAY && strncmp(mp, p->ops[i].path, n) == 0 &&
+                      mp[n] == '/' && mp[n + 1] != '\0';
+        }
+        bool seen = false;
+        for (int i = 0; i < p->n && !seen; i++)
+            seen = p->ops[i].kind == MNT_BIND && strcmp(p->ops[i].path, mp) == 0;
+        if (!beneath || seen)
+            continue;
+        struct stat st;
+        snprintf(host, sizeof(host), "%s%s", c->host_prefix, mp);
+        if (strlen(mp) >= MNT_PATH || !job_path_ok(mp + 1) || stat(host, &st) < 0)
+            continue; /* a path a plan cannot hold, or a mount gone since */
+        if (!add_op(p, MNT_BIND, mp, mp, 0))
+            rc = err_set(err, -E2BIG, "too many mounts beneath /usr (at %.200s)", mp);
+    }
+    fclose(f);
+    return rc;
+}
+
 /* An extra bind must be an absolute, existing host path without "." or ".." parts. */
 static int add_extra_bind(const struct mnt_config *c, struct mnt_plan *p, const char *path,
                           char err[ERR_LEN])
@@ -266,6 +327,8 @@ int mnt_plan_build(const struct mnt_config *c, struct mnt_plan *p, char err[ERR_
     int rc = mirror_entry(c, p, "usr", true, err);
     for (size_t i = 0; rc == 0 && i < sizeof(top) / sizeof(top[0]); i++)
         rc = mirror_entry(c, p, top[i], false, err);
+    if (rc == 0)
+        rc = add_submounts(c, p, err);
     if (rc < 0)
         return rc;
     add_etc(c, p);
@@ -314,11 +377,16 @@ static int mkdir_p(const char *path, unsigned mode)
 
 static int do_bind(const char *src, const char *dst, char err[ERR_LEN])
 {
-    struct stat st;
+    struct stat st, here;
     if (stat(src, &st) < 0)
         return err_set(err, -errno, "bind source %s: %m", src);
-    int rc = S_ISDIR(st.st_mode) ? mkdir_p(dst, 0755) : 0;
-    if (!S_ISDIR(st.st_mode)) {
+    /* A mount point already there is used as it is: beneath a read-only overlay (a host
+     * submount, add_submounts) it cannot be made. */
+    bool there = stat(dst, &here) == 0 && S_ISDIR(here.st_mode) == S_ISDIR(st.st_mode);
+    int rc = 0;
+    if (!there && S_ISDIR(st.st_mode))
+        rc = mkdir_p(dst, 0755);
+    else if (!there) {
         char parent[MNT_PATH * 2];
         snprintf(parent, sizeof(parent), "%s", dst);
         *strrchr(parent, '/') = '\0';

@@ -201,6 +201,56 @@ static void test_bad_binds(void)
     ASSERT_STR_CONTAINS(err, "/usr");
 }
 
+/* The host's mounts beneath /usr (an overlay shows none of them) come back as binds at the
+ * same paths, after the overlay: a directory (the driver's /usr/local/nvidia), a file (a driver
+ * library bound in by a container runtime), a name with a space; not /usr itself, not what is
+ * beside /usr, not a mount point gone from the host, not one listed twice. */
+static void test_submounts(void)
+{
+    fixture(true);
+    mkd("usr/local");
+    mkd("usr/local/nvidia");
+    mkd("usr/local/a b");
+    mkd("usr/lib/x86_64-linux-gnu");
+    touch("usr/lib/x86_64-linux-gnu/libcuda.so.1");
+    mkd("usr2");
+    mkd("proc");
+    mkd("proc/self");
+    char path[256];
+    snprintf(path, sizeof(path), "%s/proc/self/mountinfo", root);
+    FILE *f = fopen(path, "w");
+    ASSERT_NOT_NULL(f);
+    fputs("1 0 8:1 / / rw,relatime - ext4 /dev/vda rw\n"
+          "2 1 8:2 / /usr ro - ext4 /dev/vdb ro\n"
+          "3 2 0:40 / /usr/local/nvidia ro,nosuid - ext4 /dev/vdc ro\n"
+          "4 2 8:1 /drv/libcuda.so.1 /usr/lib/x86_64-linux-gnu/libcuda.so.1 ro - ext4 /dev/vda ro\n"
+          "5 2 0:41 / /usr/local/a\\040b rw - tmpfs tmpfs rw\n"
+          "6 1 0:42 / /usr2 rw - tmpfs tmpfs rw\n"
+          "7 2 0:43 / /usr/local/gone rw - tmpfs tmpfs rw\n"
+          "8 3 0:44 / /usr/local/nvidia ro - tmpfs tmpfs ro\n"
+          "9 1 0:5 / /proc rw - proc proc rw\n",
+          f);
+    fclose(f);
+    struct mnt_config c = {.host_prefix = root, .uid = 1, .gid = 1};
+    static struct mnt_plan p;
+    char err[ERR_LEN] = "";
+    int rc = mnt_plan_build(&c, &p, err);
+    cleanup();
+    ASSERT_INT_EQ(rc, 0);
+    int usr = index_of(&p, "/usr", MNT_OVERLAY);
+    ASSERT_TRUE(usr >= 0);
+    ASSERT_TRUE(index_of(&p, "/usr/local/nvidia", MNT_BIND) > usr);
+    ASSERT_STR_EQ(find(&p, "/usr/local/nvidia")->src, "/usr/local/nvidia");
+    ASSERT_TRUE(index_of(&p, "/usr/lib/x86_64-linux-gnu/libcuda.so.1", MNT_BIND) > usr);
+    ASSERT_INT_EQ(find(&p, "/usr/local/a b")->kind, MNT_BIND);
+    ASSERT_FALSE(has(&p, "/usr2"));
+    ASSERT_FALSE(has(&p, "/usr/local/gone"));
+    int binds = 0;
+    for (int i = 0; i < p.n; i++)
+        binds += strcmp(p.ops[i].path, "/usr/local/nvidia") == 0;
+    ASSERT_INT_EQ(binds, 1);
+}
+
 /* A GPU cell gets the host's NVIDIA control and uvm nodes and its own GPU's node, no other. */
 static void test_gpu_nodes(void)
 {
@@ -243,6 +293,7 @@ int main(void)
     TEST_RUN(test_merged_usr);
     TEST_RUN(test_split_usr);
     TEST_RUN(test_bad_binds);
+    TEST_RUN(test_submounts);
     TEST_RUN(test_gpu_nodes);
     return TEST_EXIT();
 }
