@@ -7,6 +7,7 @@ per-peer budget for streamed answers the client does not read.
 Other loopback addresses (127.0.0.2..) stand for other peers: a client socket bound to one
 before it connects to 127.0.0.1."""
 import json
+import os
 import re
 import socket
 import time
@@ -24,7 +25,6 @@ STREAM_BUDGET = 4  # its --peer-stream-bytes, MiB
 
 @pytest.fixture(scope="module")
 def server():
-    import os
     if os.geteuid() != 0:
         pytest.skip("the sandbox needs root")
     s = Server(cells=2, extra=["--idle-timeout", str(TIMEOUT_S), "--connections", str(CONNECTIONS),
@@ -176,18 +176,59 @@ def test_idle_and_unfinished_heads_time_out(server):
 def test_waiting_request_outlives_the_timeout(server):
     """A request whose program runs longer than the idle timeout still gets its answer: its
     connection is suspended, not idle."""
-    sleep_s = 3 * TIMEOUT_S
+    sleep_s = 2 * TIMEOUT_S + 1
     r = server.post("/run_code", {"code": f"import time\ntime.sleep({sleep_s})\nprint('woke')",
                                   "language": "python", "run_timeout": 30}, timeout=120)
     assert r.status_code == 200, r.text
     assert r.json()["run_result"]["stdout"] == "woke\n"
 
 
+def test_client_not_reading_its_answer_is_dropped(server):
+    """An answer (8 MiB of output) the client stops reading: the connection is closed after the
+    short timeout, the rest of the answer never sent."""
+    body = json.dumps({"code": "import sys\nsys.stdout.write('x' * (8 << 20))",
+                       "language": "python"}).encode()
+    sock = connect(server, src="127.0.0.6", rcvbuf=4096)
+    try:
+        sock.sendall(b"POST /run_code HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        sock.settimeout(60)
+        first = sock.recv(4096)  # the answer has begun
+        assert statuses(first) == [200], first[:200]
+        # not reading now; once closed, what the socket buffers held, then EOF
+        wait_for("the server to drop the connection", lambda: not peer_has(server, "127.0.0.6"),
+                 timeout=60, step=0.2)
+        data, closed = read_to_eof(sock, limit=30)
+        assert closed
+        assert len(first) + len(data) < 8 << 20
+    finally:
+        sock.close()
+
+
+def peer_has(server, addr):
+    """Whether the server's process still holds a TCP connection from addr (its sockets in
+    /proc/net/tcp, by inode)."""
+    inodes = set()
+    for fd in os.listdir(f"/proc/{server.proc.pid}/fd"):
+        try:
+            link = os.readlink(f"/proc/{server.proc.pid}/fd/{fd}")
+        except OSError:
+            continue
+        if link.startswith("socket:["):
+            inodes.add(link[8:-1])
+    want = "".join(f"{int(b):02X}" for b in reversed(addr.split(".")))
+    with open("/proc/net/tcp") as f:
+        for line in f.readlines()[1:]:
+            cols = line.split()
+            if cols[2].split(":")[0] == want and cols[9] in inodes:
+                return True
+    return False
+
+
 def test_one_peer_cannot_hold_every_connection():
     """One peer (127.0.0.3) opens as many connections as the server takes in all, half-sent
     heads; only PEER_CAP of them are kept, and another peer (127.0.0.2) is served at once.
     (A server of its own, with a timeout long enough that no kept connection times out.)"""
-    import os
     if os.geteuid() != 0:
         pytest.skip("the sandbox needs root")
     server = Server(cells=1, extra=["--idle-timeout", "60", "--connections", str(CONNECTIONS),
