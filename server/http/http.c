@@ -14,6 +14,14 @@
  * under the exchange's mutex: the MHD thread suspends the connection only if no reply is there
  * yet, and a late reply resumes it; MHD then calls back once more and the stored response is
  * queued. The completion callback frees the exchange.
+ *
+ * The first callback comes when the head is complete, before any of the body is read: there
+ * the head's framing is checked (framing_check), and a request framed ambiguously is answered
+ * at once with Connection: close, its body never read as a request. libmicrohttpd keeps the
+ * per-address connection cap (MHD_OPTION_PER_IP_CONNECTION_LIMIT) and the inactivity timeout,
+ * which a suspended connection does not run. Streamed bytes not yet taken by MHD are charged
+ * to the peer address (struct peer, one per address with a stream open); a stream past its
+ * own cap or its peer's budget is cut: its pending bytes freed, the connection closed.
  */
 #include "server/http/http.h"
 
@@ -434,16 +442,12 @@ static enum MHD_Result refuse(struct http_exchange *x, int status, const char *h
             buf_append(&b, p, 1);
         else
             buf_printf(&b, "\\u%04x", (unsigned char)*p);
-    buf_append(&b, "\"}", 3);
-    if (b.err) {
-        buf_fini(&b);
-        return MHD_NO;
-    }
+    buf_append(&b, "\"}", 2);
+    if (!(x->reply = buf_take(&b, &x->reply_len)))
+        return MHD_NO; /* out of memory: closed unanswered */
     x->refused = x->replied = true;
     x->state = REPLIED;
     x->status = status;
-    x->reply = buf_take(&b, &x->reply_len);
-    x->reply_len--; /* the NUL */
     http_add_header(x, MHD_HTTP_HEADER_CONNECTION, "close");
     return queue(x);
 }
