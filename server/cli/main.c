@@ -346,8 +346,18 @@ static const struct opt serve_table[] = {
      "request line and headers limit (default 32K; larger: 431)", 0, 0},
     {"connections", 0, OPT_INT, &serve_opts.connections, "N",
      "open connections at most (default 4096)", 1, 1000000},
+    {"peer-connections", 0, OPT_INT, &serve_opts.peer_connections, "N",
+     "open connections from one address at most (default min(256, connections); behind a "
+     "balancer: at least the balancer's own)",
+     1, 1000000},
     {"idle-timeout", 0, OPT_DURATION, &serve_opts.idle_timeout_ms, "SECONDS",
-     "close a connection idle this long (default 600; a waiting request is not idle)", 0, 0},
+     "close a connection idle this long: between requests, in an unfinished request, or not "
+     "reading its answer (default 15; a request waiting for its reply is not idle)",
+     0, 0},
+    {"peer-stream-bytes", 0, OPT_BYTES, &serve_opts.peer_stream_bytes, "SIZE",
+     "streamed answer bytes one address's connections may leave unread (default 64M; past it "
+     "the stream is cut and its connection closed)",
+     0, 0},
     {"languages", 0, OPT_STRING, &serve_opts.languages, "DIR", "language templates", 0, 0},
     {"cache", 0, OPT_STRING, &serve_opts.cache, "DIR", "compile cache directory", 0, 0},
     {"db", 0, OPT_STRING, &serve_opts.db, "FILE", "the dataset store (SQLite)", 0, 0},

@@ -33,6 +33,11 @@
 
 #define EXIT_FAIL        1
 #define DEFAULT_MAX_BODY (16u << 20)
+/* Idle connections and unfinished requests: seconds, as uvicorn's 5 s keep-alive (docs/design.md,
+ * "Connections and framing"). */
+#define DEFAULT_IDLE_MS          15000
+#define DEFAULT_PEER_CONNECTIONS 256
+#define DEFAULT_PEER_STREAM      (64ull << 20)
 
 static int parse_listen(const char *s, char *host, size_t cap, int *port)
 {
@@ -108,7 +113,12 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
         max_cells = cells;
     int64_t cell_idle_ms = o->cell_idle_ms ? o->cell_idle_ms : 30000;
     uint64_t max_header = o->max_header ? o->max_header : 32u << 10;
-    int64_t idle_ms = o->idle_timeout_ms ? o->idle_timeout_ms : 600000;
+    int64_t idle_ms = o->idle_timeout_ms ? o->idle_timeout_ms : DEFAULT_IDLE_MS;
+    long connections = o->connections ? o->connections : 4096;
+    long peer_connections = o->peer_connections ? o->peer_connections : DEFAULT_PEER_CONNECTIONS;
+    if (peer_connections > connections)
+        peer_connections = connections;
+    uint64_t peer_stream = o->peer_stream_bytes ? o->peer_stream_bytes : DEFAULT_PEER_STREAM;
     char host[64];
     int port, rc;
     if (parse_listen(listen, host, sizeof(host), &port) < 0)
@@ -126,6 +136,8 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
         return err_set(err, -EINVAL, "--max-header must be 4K..1M");
     if (idle_ms < 1000 || idle_ms > 86400000)
         return err_set(err, -EINVAL, "--idle-timeout must be 1 s..1 day");
+    if (peer_stream < (64u << 10))
+        return err_set(err, -EINVAL, "--peer-stream-bytes must be at least 64K");
     const char *db = o->db ? o->db : VERDICT_DB;
     if ((rc = dataset_open(db, &p->datasets, err)) < 0)
         return rc;
@@ -179,8 +191,10 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
                              .port = port,
                              .max_body = o->max_body ? o->max_body : DEFAULT_MAX_BODY,
                              .max_header = (size_t)max_header,
-                             .connections = o->connections ? (unsigned)o->connections : 4096,
-                             .timeout_s = (unsigned)((idle_ms + 999) / 1000)};
+                             .connections = (unsigned)connections,
+                             .peer_connections = (unsigned)peer_connections,
+                             .timeout_s = (unsigned)((idle_ms + 999) / 1000),
+                             .peer_stream_bytes = (size_t)peer_stream};
     if ((rc = http_start(&hc, api_handle, p->api, &p->http, err)) < 0)
         return rc;
     fprintf(stderr,

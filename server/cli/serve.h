@@ -22,7 +22,9 @@ struct serve_opts {
     uint64_t max_body;           /* request body limit (default 16 MiB) */
     uint64_t max_header;         /* request line and headers (default 32 KiB) */
     long connections;            /* open connections (default 4096) */
-    int64_t idle_timeout_ms;     /* idle connection timeout (default 600 s) */
+    long peer_connections;       /* of them from one address (default min(256, connections)) */
+    int64_t idle_timeout_ms;     /* idle connection timeout (default 15 s) */
+    uint64_t peer_stream_bytes;  /* streamed bytes one address may leave unread (64 MiB) */
     const char *languages;       /* template directory */
     const char *cache;           /* compile cache directory */
     const char *db;              /* the dataset store (default VERDICT_DB) */

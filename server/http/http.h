@@ -4,6 +4,11 @@
  * A handler gets one exchange per request, with the whole body read (up to a limit), and
  * answers it with http_reply, either at once or later from any thread: a handler that returns
  * without replying leaves the connection suspended, holding no thread, until the reply comes.
+ *
+ * A request whose head frames its body ambiguously never reaches a handler: several
+ * Content-Length or Transfer-Encoding headers, both at once, a folded header line or a header
+ * name that is no token get 400, a Transfer-Encoding other than chunked 501, each with a JSON
+ * body naming the header ({"detail", "header"}) and the connection closed after it.
  */
 #ifndef VERDICT_HTTP_H
 #define VERDICT_HTTP_H
@@ -19,13 +24,19 @@ struct http_server;
 typedef void (*http_handler)(struct http_exchange *x, void *ctx);
 
 struct http_config {
-    const char *host;     /* IPv4 address to listen on, e.g. "127.0.0.1" */
-    int port;             /* 0: any free port (see http_port) */
-    size_t max_body;      /* larger bodies get 413 */
-    size_t max_header;    /* the request line and headers: larger get 431 (MHD's connection
-                             memory, which also holds the read buffer) */
-    unsigned connections; /* concurrent connections accepted */
-    unsigned timeout_s;   /* idle connection timeout */
+    const char *host;          /* IPv4 address to listen on, e.g. "127.0.0.1" */
+    int port;                  /* 0: any free port (see http_port) */
+    size_t max_body;           /* larger bodies get 413 */
+    size_t max_header;         /* the request line and headers: larger get 431 (MHD's connection
+                                  memory, which also holds the read buffer) */
+    unsigned connections;      /* concurrent connections accepted */
+    unsigned peer_connections; /* of them from one peer address (0: no cap); past it a new
+                                  connection is closed at once, unanswered */
+    unsigned timeout_s;        /* a connection idle this long is closed: between requests, in an
+                                  unfinished head or body, or not reading its answer; never while
+                                  its request waits for its reply */
+    size_t peer_stream_bytes;  /* streamed bytes all of one peer's connections may hold
+                                  written and unsent (0: no budget; see http_stream_write) */
 };
 
 /* Starts serving. Returns 0 with *out, or a negative errno with the reason in err. */
@@ -75,10 +86,12 @@ void http_reply(struct http_exchange *x, int status, const char *content_type, c
 #define HTTP_MAX_PENDING (256u << 20) /* bytes of a streamed body not yet read by the client */
 
 void http_stream_begin(struct http_exchange *x, int status, const char *content_type);
-/* Appends data (copied). At most HTTP_MAX_PENDING bytes wait for a slow reader: past that the
- * stream ends after what is pending (the client sees fewer lines than it asked for) and this
- * and later writes fail. Returns 0, -EFBIG / -ENOMEM (the stream is ended), -EPIPE (the
- * client is gone), -ESHUTDOWN (ended before). Never blocks on the client. */
+/* Appends data (copied). At most HTTP_MAX_PENDING bytes of one stream, and the server's
+ * peer_stream_bytes of all the streams of one peer address, wait for a slow reader: past
+ * either the stream is cut: what was pending is dropped, the connection closed without the
+ * chunked body's end (the client sees a broken answer, not a short one), and this and later
+ * writes fail. Returns 0, -EFBIG / -ENOMEM (the stream is cut), -EPIPE (the client is gone),
+ * -ESHUTDOWN (ended or cut before). Never blocks on the client. */
 int http_stream_write(struct http_exchange *x, const char *data, size_t len);
 /* Ends the body; the exchange must not be used afterwards. */
 void http_stream_end(struct http_exchange *x);
