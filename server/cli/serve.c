@@ -183,6 +183,7 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
                              .timeout_s = (unsigned)((idle_ms + 999) / 1000)};
     if ((rc = http_start(&hc, api_handle, p->api, &p->http, err)) < 0)
         return rc;
+    api_set_port(p->api, http_port(p->http));
     fprintf(stderr,
             "verdict %s: serving on http://%s:%d with %ld cells (up to %ld for /run_code), "
             "%d GPU cells; store %s%s\n",

@@ -41,6 +41,11 @@ struct api;
 
 int api_new(const struct api_config *cfg, struct api **out, char err[ERR_LEN]);
 
+/* The port the server listens on (http_port), for the browser rules' test of a request's
+ * Origin against this server's own address; call once http_start has bound it. Until then
+ * only the Host a request was reached at counts as this server's origin. */
+void api_set_port(struct api *a, int port);
+
 /* The http_handler: ctx is the struct api. */
 void api_handle(struct http_exchange *x, void *ctx);
 
