@@ -260,6 +260,36 @@ def test_only_127_0_0_1_is_loopback():
     assert code == 0 and not left
 
 
+def _deploy():
+    """tests/deploy's conftest (docker/nginx's config rendered and run), by its path."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "verdict_deploy_conftest", os.path.join(os.path.dirname(EXAMPLES), "tests", "deploy",
+                                                "conftest.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_dashboard_origin_through_nginx(srv):
+    """Behind docker/nginx, the page's own origin is the balancer's address with its port:
+    nginx passes the Host the browser sent ($http_host), so a same-origin POST (the
+    dashboard's /get_prompt_by_id) passes and another origin's is refused."""
+    deploy = _deploy()
+    if not os.access(deploy.NGINX, os.X_OK):
+        pytest.skip("nginx is not installed")
+    lb = deploy.Balancer([f"127.0.0.1:{srv.port}"])
+    try:
+        body = json.dumps({"code": "print(5)", "language": "python"}).encode()
+        for origin, want in ((lb.url, 200), (f"http://127.0.0.1:{lb.port + 1}", 403)):
+            r = requests.post(lb.url + "/run_code", data=body, timeout=60,
+                              headers={"Content-Type": JSON, "Origin": origin,
+                                       "Sec-Fetch-Site": "same-origin"})
+            assert r.status_code == want, (origin, r.status_code, r.text)
+    finally:
+        lb.stop()
+
+
 # ---- the project's own clients ---------------------------------------------------------------
 
 def test_project_clients_accepted(srv):
