@@ -19,7 +19,6 @@
  */
 #include "server/http/api_impl.h"
 
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
