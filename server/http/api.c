@@ -417,7 +417,8 @@ int api_new(const struct api_config *cfg, struct api **out, char err[ERR_LEN])
              cfg->cuda_arch ? cfg->cuda_arch : "");
     a->started = time(NULL);
     atomic_init(&a->store, cfg->store);
-    const char *h = cfg->listen_host ? cfg->listen_host : "127.0.0.1";
+    snprintf(a->listen, sizeof(a->listen), "%s", cfg->listen_host ? cfg->listen_host : "127.0.0.1");
+    const char *h = a->listen;
     /* Exactly the two addresses that mean "this machine only": another of 127/8 may be
      * what the machine's own name resolves to (Debian's 127.0.1.1, listened on as the
      * network address) or one some setup forwards. */

@@ -32,7 +32,8 @@ struct api_config {
     const char *cuda_arch;
     struct dataset_store *datasets; /* NULL: none (provided_data still works) */
     struct store *store;            /* the results store; NULL: off (--store off) */
-    const char *listen_host;        /* the address listened on ("127.0.0.1", "0.0.0.0") */
+    const char *listen_host;        /* the address listened on ("127.0.0.1", "0.0.0.0"); read
+                                       by api_new only */
     const char *dashboard_token;    /* NULL or "": none (see api_dashboard_allowed) */
     struct sessions *sessions;      /* NULL: sessions off (--max-sessions 0) */
 };

@@ -127,7 +127,7 @@ static bool own_origin(struct api *a, struct http_exchange *x, const char *origi
         (port < 0 ? fallback : port) == (reached_port < 0 ? fallback : reached_port))
         return true;
     int ours = atomic_load(&a->port);
-    const char *listen = a->cfg.listen_host ? a->cfg.listen_host : "127.0.0.1";
+    const char *listen = a->listen;
     bool on_loopback = strcmp(listen, "127.0.0.1") == 0 || strcmp(listen, "0.0.0.0") == 0;
     if (https || ours <= 0 || port != ours)
         return false;

@@ -27,6 +27,7 @@ struct api {
     struct stats *stats;
     _Atomic(struct store *) store; /* cfg.store until api_detach_store */
     bool loopback;                 /* listening on 127.0.0.1 (or ::1) only */
+    char listen[64];               /* the address listened on (cfg.listen_host, copied) */
     atomic_int port;               /* the port listened on (api_set_port); 0: not yet */
     time_t started;
     atomic_ulong answered;
