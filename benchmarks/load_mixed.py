@@ -54,7 +54,8 @@ def request(url, i, deadline):
         else:
             bad = [b"{not json", b'{"code": 5}', b'{"code": "x", "language": "cobol"}',
                    b'{"code": "x", "run_timeout": -1}', b"[]"]
-            res = requests.post(url + "/run_code", data=bad[i % len(bad)], timeout=60)
+            res = requests.post(url + "/run_code", data=bad[i % len(bad)], timeout=60,
+                                headers={"Content-Type": "application/json"})
             return res.status_code
         res = requests.post(url + "/run_code", json=body, timeout=60)
         return res.status_code

@@ -197,6 +197,7 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
                              .peer_stream_bytes = (size_t)peer_stream};
     if ((rc = http_start(&hc, api_handle, p->api, &p->http, err)) < 0)
         return rc;
+    api_set_port(p->api, http_port(p->http));
     fprintf(stderr,
             "verdict %s: serving on http://%s:%d with %ld cells (up to %ld for /run_code), "
             "%d GPU cells; store %s%s\n",

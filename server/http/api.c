@@ -365,9 +365,22 @@ const char *api_route_name(const char *path)
     return path;
 }
 
+/* Whether the request is a POST to a route that takes a JSON body (every POST route). */
+static bool json_post(struct http_exchange *x)
+{
+    if (strcmp(http_method(x), "POST") != 0)
+        return false;
+    for (size_t i = 0; i < NROUTES; i++)
+        if (strcmp(routes[i].method, "POST") == 0 && route_matches(&routes[i], http_path(x)))
+            return true;
+    return false;
+}
+
 void api_handle(struct http_exchange *x, void *ctx)
 {
     struct api *a = ctx;
+    if (!api_browser_allowed(a, x, json_post(x)))
+        return;                         /* answered: 421, 403 or 415 */
     if (dashboard_path(http_path(x))) { /* any method: its headers on every reply */
         api_dashboard(a, x);
         return;
@@ -404,8 +417,13 @@ int api_new(const struct api_config *cfg, struct api **out, char err[ERR_LEN])
              cfg->cuda_arch ? cfg->cuda_arch : "");
     a->started = time(NULL);
     atomic_init(&a->store, cfg->store);
-    const char *h = cfg->listen_host ? cfg->listen_host : "127.0.0.1";
-    a->loopback = strncmp(h, "127.", 4) == 0;
+    snprintf(a->listen, sizeof(a->listen), "%s", cfg->listen_host ? cfg->listen_host : "127.0.0.1");
+    const char *h = a->listen;
+    /* Exactly the two addresses that mean "this machine only": another of 127/8 may be
+     * what the machine's own name resolves to (Debian's 127.0.1.1, listened on as the
+     * network address) or one some setup forwards. */
+    a->loopback = strcmp(h, "127.0.0.1") == 0 || strcmp(h, "::1") == 0;
+    atomic_init(&a->port, 0);
     if (!(a->stats = stats_new(cfg->langs, api_sample, a))) {
         free(a);
         return err_set(err, -ENOMEM, "out of memory");

@@ -32,7 +32,8 @@ struct api_config {
     const char *cuda_arch;
     struct dataset_store *datasets; /* NULL: none (provided_data still works) */
     struct store *store;            /* the results store; NULL: off (--store off) */
-    const char *listen_host;        /* the address listened on ("127.0.0.1", "0.0.0.0") */
+    const char *listen_host;        /* the address listened on ("127.0.0.1", "0.0.0.0"); read
+                                       by api_new only */
     const char *dashboard_token;    /* NULL or "": none (see api_dashboard_allowed) */
     struct sessions *sessions;      /* NULL: sessions off (--max-sessions 0) */
 };
@@ -40,6 +41,11 @@ struct api_config {
 struct api;
 
 int api_new(const struct api_config *cfg, struct api **out, char err[ERR_LEN]);
+
+/* The port the server listens on (http_port), for the browser rules' test of a request's
+ * Origin against this server's own address; call once http_start has bound it. Until then
+ * only the Host a request was reached at counts as this server's origin. */
+void api_set_port(struct api *a, int port);
 
 /* The http_handler: ctx is the struct api. */
 void api_handle(struct http_exchange *x, void *ctx);

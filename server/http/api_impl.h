@@ -26,7 +26,9 @@ struct api {
     struct metrics *metrics;
     struct stats *stats;
     _Atomic(struct store *) store; /* cfg.store until api_detach_store */
-    bool loopback;                 /* listening on 127.x.x.x only */
+    bool loopback;                 /* listening on 127.0.0.1 (or ::1) only */
+    char listen[64];               /* the address listened on (cfg.listen_host, copied) */
+    atomic_int port;               /* the port listened on (api_set_port); 0: not yet */
     time_t started;
     atomic_ulong answered;
 };
@@ -77,6 +79,12 @@ void api_reply_busy(struct api *a, struct http_exchange *x, int rc);
 /* The request body as JSON, or NULL after a 422 (a NUL in it, or not JSON). The caller frees
  * it. */
 struct json *api_read_body(struct api *a, struct http_exchange *x);
+
+/* The browser rules (api_browser.c), before any route: Host on an open loopback server,
+ * Origin and Sec-Fetch-Site on a state-changing method, and, when json_body (a route taking
+ * a JSON body), Content-Type. Returns true when the request may go on; false after replying
+ * 421, 403 or 415 naming the header. */
+bool api_browser_allowed(struct api *a, struct http_exchange *x, bool json_body);
 
 /* Whether the dashboard and the store's routes may answer this request: true when the
  * server listens on loopback only and no token is set, or the request carries the token

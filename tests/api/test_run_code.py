@@ -428,7 +428,8 @@ def test_validation_errors(server):
     assert detail({"code": "x", "files": {"/etc/x": "YQ=="}})["loc"] == ["body", "files", "/etc/x"]
     assert detail({"code": "x", "fetch_files": "a"})["loc"] == ["body", "fetch_files"]
     assert detail(["not", "an", "object"])["loc"] == ["body"]
-    r = requests.post(server.url + "/run_code", data="{not json", timeout=10)
+    r = requests.post(server.url + "/run_code", data="{not json",
+                      headers={"Content-Type": "application/json"}, timeout=10)
     assert r.status_code == 422 and r.json()["detail"][0]["type"] == "json_invalid"
 
 

@@ -475,7 +475,8 @@ def test_bad_bodies(srv):
                             ({"code": "1", "fetch_files": [f"f{i}" for i in range(65)]}, "fetch_files")):
             refused(path, body, field)
         refused(f"/v1/sessions/{csid}/exec", {"cells": ["int main(void) { return 0; }"]}, "cells")
-        r = requests.post(srv.url + path, data="{not json", timeout=30)
+        r = requests.post(srv.url + path, data="{not json",
+                          headers={"Content-Type": "application/json"}, timeout=30)
         assert r.status_code == 422 and r.json()["detail"][0]["type"] == "json_invalid", r.text
         d = call(srv, sid, "1 + 1")  # a refused body is no call
         assert d["state"] == "new" and d["call"] == 1 and d["display"] == [{"text/plain": "2"}], d
