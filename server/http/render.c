@@ -4,6 +4,7 @@
  */
 #include "server/http/render.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,8 +130,7 @@ static void set_files(struct json *d, const struct judge_test_result *t)
             continue;
         char *b64 = f->error ? NULL : base64_encode(f->data, f->len);
         if (b64)
-            json_set_str(files, f->path, b64);
-        free(b64);
+            json_set_str_take(files, f->path, b64); /* held once */
     }
 }
 
@@ -166,25 +166,45 @@ static const struct judge_fetched *fetched(const struct judge_test_result *t, co
 }
 
 /* What the driver's results file says: each finished cell's record, the cell it started last,
- * and whether it finished. */
+ * and whether it finished; or, when the file passed the budget of what the sandbox may make the
+ * server hold (RENDER_RESULTS_MAX bytes, json_sandbox_budget's values and depth), why: what
+ * came before is kept, the rest is not read. */
 struct notebook {
     struct json **cells; /* ncells parsed records, or NULL */
     int running;         /* the last cell started (-1: none) */
     bool done;
+    char over[200]; /* the results passed the budget: why ("" within it) */
 };
+
+/* One line's record, within *b; NULL (and nb->over set past the budget) when none. */
+static struct json *read_line(const char *line, size_t len, struct json_budget *b,
+                              struct notebook *nb)
+{
+    char *text = malloc(len + 1); /* the scan may rewrite a lone surrogate escape */
+    struct json *rec = NULL;
+    if (!text)
+        return NULL;
+    memcpy(text, line, len);
+    text[len] = '\0';
+    if (json_parse_budget(text, len, b, &rec) == -E2BIG)
+        snprintf(nb->over, sizeof(nb->over),
+                 "output limit exceeded: the cells' results passed the server's budget (%s: %zu)",
+                 b->over, b->over_cap);
+    free(text);
+    return rec;
+}
 
 static void read_results(const struct judge_fetched *f, int ncells, struct notebook *nb)
 {
-    char *text = f ? malloc(f->len + 1) : NULL;
-    if (!text)
+    if (!f)
         return;
-    memcpy(text, f->data, f->len);
-    text[f->len] = '\0';
-    for (char *line = text, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        struct json *rec = json_parse(line);
+    struct json_budget b = json_sandbox_budget(RENDER_RESULTS_MAX);
+    const char *p = (const char *)f->data, *end = p + f->len;
+    while (p < end && !nb->over[0]) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = (size_t)((nl ? nl : end) - p);
+        struct json *rec = len ? read_line(p, len, &b, nb) : NULL;
+        p += len + 1;
         double i;
         if (json_num(json_get(rec, "start"), &i) && i >= 0 && i < ncells) {
             nb->running = (int)i;
@@ -197,16 +217,18 @@ static void read_results(const struct judge_fetched *f, int ncells, struct noteb
         }
         json_free(rec);
     }
-    free(text);
 }
 
-/* A member of the driver's record, of the type asked, copied; else a default. */
-static void copy_member(struct json *o, const struct json *rec, const char *key, bool list)
+/* A member of the driver's record, of the type asked, moved into o; else a default. */
+static void take_member(struct json *o, struct json *rec, const char *key, bool list)
 {
-    const struct json *v = json_get(rec, key);
-    if (v && (list ? json_is_array(v) : json_is_string(v)))
-        json_set(o, key, json_dup(v));
-    else if (list)
+    struct json *v = json_take(rec, key);
+    if (v && (list ? json_is_array(v) : json_is_string(v))) {
+        json_set(o, key, v);
+        return;
+    }
+    json_free(v);
+    if (list)
         json_set(o, key, json_array());
     else
         json_set_str(o, key, "");
@@ -220,14 +242,18 @@ static void set_output(struct json *o, const struct judge_test_result *t, const 
     json_set_bytes(o, key, f ? f->data : NULL, n < (1u << 20) ? n : (1u << 20));
 }
 
-/* The error of the cell the sandbox stopped: why, from the run's verdict. */
+/* The error of the cell the sandbox stopped: why, from the run's verdict (or the results'
+ * budget, when they passed it: over). */
 static struct json *stopped_error(const struct judge_test_result *t,
-                                  const struct render_jupyter_ask *ask)
+                                  const struct render_jupyter_ask *ask, const char *over)
 {
     struct json *e = json_object();
     char msg[400];
     const char *name = "DeadKernelError";
-    if (t->verdict == VERDICT_TLE) {
+    if (over[0]) {
+        name = "OutputLimitError";
+        snprintf(msg, sizeof(msg), "%s", over);
+    } else if (t->verdict == VERDICT_TLE) {
         name = "CellTimeoutError";
         snprintf(msg, sizeof(msg),
                  "the kernel was stopped in this cell: the run passed total_timeout (%g s)",
@@ -258,22 +284,22 @@ static struct json *stopped_error(const struct judge_test_result *t,
     return e;
 }
 
-static struct json *cell_json(const struct notebook *nb, int i, const struct judge_test_result *t,
+static struct json *cell_json(struct notebook *nb, int i, const struct judge_test_result *t,
                               const struct render_jupyter_ask *ask)
 {
     struct json *o = json_object();
-    const struct json *rec = nb->cells[i];
+    struct json *rec = nb->cells[i];
     bool stopped = !rec && !nb->done && nb->running == i;
     if (rec) {
-        copy_member(o, rec, "stdout", false);
-        copy_member(o, rec, "stderr", false);
-        copy_member(o, rec, "display", true);
-        copy_member(o, rec, "error", true);
+        take_member(o, rec, "stdout", false);
+        take_member(o, rec, "stderr", false);
+        take_member(o, rec, "display", true);
+        take_member(o, rec, "error", true);
     } else if (stopped) { /* what it wrote before the sandbox stopped it */
         set_output(o, t, "stdout", JUPYTER_STDOUT);
         set_output(o, t, "stderr", JUPYTER_STDERR);
         json_set(o, "display", json_array());
-        json_push(json_set(o, "error", json_array()), stopped_error(t, ask));
+        json_push(json_set(o, "error", json_array()), stopped_error(t, ask, nb->over));
     } else {
         json_set_str(o, "stdout", "");
         json_set_str(o, "stderr", "");
@@ -282,9 +308,11 @@ static struct json *cell_json(const struct notebook *nb, int i, const struct jud
     }
     /* verdict's own, beside SandboxFusion's fields */
     json_set_bool(o, "executed", rec || stopped);
-    bool truncated = false;
+    bool truncated = stopped && nb->over[0];
     json_bool(json_get(rec, "output_truncated"), &truncated);
     json_set_bool(o, "output_truncated", truncated);
+    json_free(rec); /* what is left of it */
+    nb->cells[i] = NULL;
     return o;
 }
 
@@ -305,7 +333,7 @@ struct json *render_jupyter(const struct judge_result *res, const struct render_
         return d;
     }
     struct notebook nb = {calloc((size_t)(ask->ncells ? ask->ncells : 1), sizeof(struct json *)),
-                          -1, false};
+                          -1, false, ""};
     if (!nb.cells) {
         json_free(d);
         return NULL;
@@ -315,7 +343,9 @@ struct json *render_jupyter(const struct judge_result *res, const struct render_
     bool ok = nb.done && t->verdict == VERDICT_OK;
     json_set_str(d, "status", ok ? "Success" : "Failed");
     char msg[400] = "";
-    if (!ok && !rf)
+    if (nb.over[0])
+        snprintf(msg, sizeof(msg), "%s", nb.over);
+    else if (!ok && !rf)
         snprintf(msg, sizeof(msg), "the driver left no results (%s)",
                  t->verdict == VERDICT_OK ? "the cells removed or replaced " JUPYTER_DIR
                                           : verdict_name(t->verdict));
@@ -327,9 +357,7 @@ struct json *render_jupyter(const struct judge_result *res, const struct render_
     struct json *cells = json_set(d, "cells", json_array());
     for (int i = 0; i < ask->ncells; i++)
         json_push(cells, cell_json(&nb, i, t, ask));
-    for (int i = 0; i < ask->ncells; i++)
-        json_free(nb.cells[i]);
-    free(nb.cells);
+    free(nb.cells); /* each record freed as its cell was rendered */
     json_set_null(d, "executor_pod_name");
     set_files(d, t);
     return d;
@@ -414,31 +442,32 @@ static void join_member(struct json *d, const struct json *cells, const char *ke
  * answer (the state was lost), what it wrote before from its output files. */
 static void python_output(struct json *d, const struct session_outcome *o)
 {
-    const struct json *cells = json_get(o->reply, "cells");
+    struct json *cells = json_child(o->reply, "cells");
     struct json *list = json_set(d, "cells", json_array());
     struct json *display = json_set(d, "display", json_array());
     const struct json *first_error = NULL;
     bool truncated = false;
     if (cells && json_is_array(cells)) {
-        for (const struct json *c = json_first(cells); c; c = json_next(c)) {
+        for (struct json *c; (c = json_shift(cells)); json_free(c)) { /* moved, freed as read */
             struct json *cell = json_push(list, json_object());
-            copy_member(cell, c, "stdout", false);
-            copy_member(cell, c, "stderr", false);
-            copy_member(cell, c, "display", true);
-            copy_member(cell, c, "error", true);
+            take_member(cell, c, "stdout", false);
+            take_member(cell, c, "stderr", false);
+            take_member(cell, c, "display", true);
+            take_member(cell, c, "error", true);
             bool executed = false, cut = false;
             json_bool(json_get(c, "executed"), &executed);
             json_bool(json_get(c, "output_truncated"), &cut);
             json_set_bool(cell, "executed", executed);
             json_set_bool(cell, "output_truncated", cut);
             truncated = truncated || cut;
-            for (const struct json *v = json_first(json_get(c, "display")); v; v = json_next(v))
+            /* the call's display list repeats its cells' (docs/api.md): the one copy */
+            for (const struct json *v = json_first(json_get(cell, "display")); v; v = json_next(v))
                 json_push(display, json_dup(v));
-            if (!first_error && json_len(json_get(c, "error")) > 0)
-                first_error = json_first(json_get(c, "error"));
+            if (!first_error && json_len(json_get(cell, "error")) > 0)
+                first_error = json_first(json_get(cell, "error"));
         }
-        join_member(d, cells, "stdout");
-        join_member(d, cells, "stderr");
+        join_member(d, json_get(d, "cells"), "stdout");
+        join_member(d, json_get(d, "cells"), "stderr");
     } else {
         const struct job_fetched *out = job_fetched_file(&o->run, SESSION_STREAMS_DIR "/stdout");
         const struct job_fetched *err = job_fetched_file(&o->run, SESSION_STREAMS_DIR "/stderr");
@@ -517,8 +546,7 @@ struct json *render_session_call(const struct session_outcome *o)
             continue;
         char *b64 = base64_encode(f->data, f->len);
         if (b64)
-            json_set_str(files, f->path, b64);
-        free(b64);
+            json_set_str_take(files, f->path, b64); /* held once */
     }
     json_set(d, "session", render_session(&o->info, NULL, SESSION_ID_LEN));
     return d;
