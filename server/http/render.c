@@ -31,8 +31,9 @@ static struct json *test_json(const struct judge_test_result *t)
     if (t->verdict == VERDICT_TLE && t->limit != JOB_CLOCK_NONE)
         json_set_str(o, "limit", job_clock_name(t->limit));
     json_set_num(o, "exit_code", t->exit_code);
-    json_set_bytes(o, "stdout", t->out, t->out_len);
-    json_set_bytes(o, "stderr", t->err, t->err_len);
+    bool cut;
+    json_set_bytes_max(o, "stdout", t->out, t->out_len, RENDER_STREAM_MAX, &cut);
+    json_set_bytes_max(o, "stderr", t->err, t->err_len, RENDER_STREAM_MAX, &cut);
     if (t->reason[0])
         json_set_str(o, "reason", t->reason);
     return o;
@@ -81,11 +82,12 @@ static struct json *command_result(const struct judge_test_result *t)
         json_set_null(o, "return_code");
     else
         json_set_num(o, "return_code", t->signal ? -t->signal : t->exit_code);
-    json_set_bytes(o, "stdout", t->out, t->out_len);
+    bool cut_out, cut_err = false;
+    json_set_bytes_max(o, "stdout", t->out, t->out_len, RENDER_STREAM_MAX, &cut_out);
     if (se)
         json_set_str(o, "stderr", t->reason);
     else
-        json_set_bytes(o, "stderr", t->err, t->err_len);
+        json_set_bytes_max(o, "stderr", t->err, t->err_len, RENDER_STREAM_MAX, &cut_err);
     /* verdict's own, beside SandboxFusion's fields. */
     json_set_str(o, "verdict", verdict_name(t->verdict));
     json_set_num(o, "cpu_time", (double)t->cpu_ms / 1000.0);
@@ -95,7 +97,8 @@ static struct json *command_result(const struct judge_test_result *t)
     if (tle && t->limit != JOB_CLOCK_NONE)
         json_set_str(o, "limit", job_clock_name(t->limit));
     json_set_bool(o, "memory_limit_exceeded", t->verdict == VERDICT_MLE);
-    json_set_bool(o, "output_truncated", t->stdout_truncated || t->stderr_truncated);
+    json_set_bool(o, "output_truncated",
+                  t->stdout_truncated || t->stderr_truncated || cut_out || cut_err);
     if (t->verdict != VERDICT_OK && !se && t->reason[0])
         json_set_str(o, "reason", t->reason);
     return o;
@@ -481,9 +484,10 @@ static void python_output(struct json *d, const struct session_outcome *o)
         buf_append(&b, o->run.err, o->run.err_len);
         size_t n = 0;
         char *text = buf_take(&b, &n);
-        json_set_bytes(d, "stderr", text ? text : "", text ? n : 0);
+        bool cut;
+        json_set_bytes_max(d, "stderr", text ? text : "", text ? n : 0, RENDER_STREAM_MAX, &cut);
         free(text);
-        truncated = no > cap || ne > cap;
+        truncated = no > cap || ne > cap || cut;
     }
     if (first_error)
         json_set(d, "error", json_dup(first_error));
@@ -506,12 +510,16 @@ struct json *render_session_call(const struct session_outcome *o)
     if (python) {
         python_output(d, o);
     } else {
-        json_set_bytes(d, "stdout", ran ? o->run.out : NULL, ran ? o->run.out_len : 0);
-        json_set_bytes(d, "stderr", ran ? o->run.err : NULL, ran ? o->run.err_len : 0);
+        bool cut_out, cut_err;
+        json_set_bytes_max(d, "stdout", ran ? o->run.out : NULL, ran ? o->run.out_len : 0,
+                           RENDER_STREAM_MAX, &cut_out);
+        json_set_bytes_max(d, "stderr", ran ? o->run.err : NULL, ran ? o->run.err_len : 0,
+                           RENDER_STREAM_MAX, &cut_err);
         json_set(d, "display", json_array());
         json_set_null(d, "error");
-        json_set_bool(d, "output_truncated",
-                      ran && (o->run.stdout_truncated || o->run.stderr_truncated));
+        json_set_bool(
+            d, "output_truncated",
+            ran && (o->run.stdout_truncated || o->run.stderr_truncated || cut_out || cut_err));
     }
     if (o->compiled) {
         struct json *c = json_set(d, "compile", json_object());

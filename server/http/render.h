@@ -27,6 +27,11 @@ struct render_jupyter_ask {
     int64_t memory_mb; /* 0: the python template's */
 };
 
+/* The most bytes a program's stdout or stderr takes rendered in an answer: twice the 16 MiB
+ * captured (text whose every byte is a newline still fits), where 16 MiB of control characters
+ * would render as 96 MiB (\u0001 each); past it the stream is cut (output_truncated). */
+#define RENDER_STREAM_MAX (32u << 20)
+
 /* The most of the notebook driver's results file read: the fetch cap of a file (the driver
  * writes at most 12 MiB, languages/python/jupyter.py's TOTAL_MAX); the file is parsed within
  * json_sandbox_budget of it. */

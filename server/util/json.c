@@ -135,6 +135,30 @@ struct json *json_set_bytes(struct json *obj, const char *key, const void *data,
     return j;
 }
 
+/* Bytes cJSON renders the sequence at p (n bytes of valid UTF-8, or 0: one invalid byte) as. */
+static size_t rendered_seq(const unsigned char *p, size_t n)
+{
+    if (n != 1)
+        return n ? n : 3;
+    return strchr("\"\\\b\f\n\r\t", *p) ? 2 : *p < 0x20 ? 6 : 1;
+}
+
+struct json *json_set_bytes_max(struct json *obj, const char *key, const void *data, size_t len,
+                                size_t max_out, bool *cut)
+{
+    const unsigned char *p = data;
+    size_t i = 0, out = 0;
+    while (i < len) {
+        size_t n = utf8_seq(p + i, len - i), r = rendered_seq(p + i, n);
+        if (out + r > max_out)
+            break;
+        out += r;
+        i += n ? n : 1;
+    }
+    *cut = i < len;
+    return json_set_bytes(obj, key, data, i);
+}
+
 struct json *json_set_num(struct json *obj, const char *key, double value)
 {
     return obj ? json_set(obj, key, J(cJSON_CreateNumber(value))) : NULL;

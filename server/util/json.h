@@ -34,6 +34,12 @@ struct json *json_set_bytes(struct json *obj, const char *key, const void *data,
  * instead of copying it: a large string is held once. s is freed on failure too. */
 struct json *json_set_str_take(struct json *obj, const char *key, char *s);
 
+/* As json_set_bytes, cut where the string's rendering would pass max_out bytes (a control
+ * character renders as 6, \u0001, a byte of invalid UTF-8 as 3, U+FFFD): what a stream of
+ * n bytes costs an answer is then at most max_out, not 6n. *cut: whether it was cut. */
+struct json *json_set_bytes_max(struct json *obj, const char *key, const void *data, size_t len,
+                                size_t max_out, bool *cut);
+
 /* Append to an array; return the appended child (borrowed) or NULL. O(1). */
 struct json *json_push(struct json *arr, struct json *child);
 struct json *json_push_str(struct json *arr, const char *value);
