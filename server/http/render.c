@@ -13,6 +13,14 @@
 #include "server/http/request.h"
 #include "server/util/base64.h"
 
+/* A string member: every text of an answer may quote what a program wrote (a comparison's
+ * reason, a compiler's message, an interpreter's error cut to fit), so invalid UTF-8 becomes
+ * U+FFFD; NULL is null. */
+static struct json *set_text(struct json *o, const char *key, const char *value)
+{
+    return value ? json_set_bytes(o, key, value, strlen(value)) : json_set_null(o, key);
+}
+
 const char *render_run_status(enum verdict v)
 {
     return v == VERDICT_OK ? "Success" : v == VERDICT_SE ? "SandboxError" : "Failed";
@@ -22,20 +30,20 @@ static struct json *test_json(const struct judge_test_result *t)
 {
     struct json *o = json_object();
     json_set_num(o, "index", t->index);
-    json_set_str(o, "verdict", verdict_name(t->verdict));
+    set_text(o, "verdict", verdict_name(t->verdict));
     json_set_num(o, "time_ms", (double)t->cpu_ms);
     json_set_num(o, "wall_ms", (double)t->wall_ms);
     json_set_num(o, "memory_kib", (double)t->memory_kib);
     if (t->instructions > 0) /* counted: never 0 for a program that ran */
         json_set_num(o, "instructions", (double)t->instructions);
     if (t->verdict == VERDICT_TLE && t->limit != JOB_CLOCK_NONE)
-        json_set_str(o, "limit", job_clock_name(t->limit));
+        set_text(o, "limit", job_clock_name(t->limit));
     json_set_num(o, "exit_code", t->exit_code);
     bool cut;
     json_set_bytes_max(o, "stdout", t->out, t->out_len, RENDER_STREAM_MAX, &cut);
     json_set_bytes_max(o, "stderr", t->err, t->err_len, RENDER_STREAM_MAX, &cut);
     if (t->reason[0])
-        json_set_str(o, "reason", t->reason);
+        set_text(o, "reason", t->reason);
     return o;
 }
 
@@ -43,21 +51,21 @@ struct json *render_judged(const struct judge_result *res)
 {
     struct json *d = json_object();
     const struct judge_compile *c = &res->compile;
-    json_set_str(d, "status", verdict_name(res->status));
+    set_text(d, "status", verdict_name(res->status));
     json_set_num(d, "reward", res->reward);
     json_set_num(d, "passed", res->passed);
     json_set_num(d, "total", res->total);
     json_set_num(d, "ran", res->ran);
     if (res->message[0])
-        json_set_str(d, "message", res->message);
+        set_text(d, "message", res->message);
     if (c->built && c->verdict != VERDICT_OK)
-        json_set_str(d, "compile_output", c->output ? c->output : "");
+        set_text(d, "compile_output", c->output ? c->output : "");
     if (res->checker_output)
-        json_set_str(d, "checker_compile_output", res->checker_output);
+        set_text(d, "checker_compile_output", res->checker_output);
     if (c->built) {
         struct json *o = json_set(d, "compile", json_object());
         json_set_bool(o, "ok", c->verdict == VERDICT_OK);
-        json_set_str(o, "verdict", verdict_name(c->verdict));
+        set_text(o, "verdict", verdict_name(c->verdict));
         json_set_bool(o, "cached", c->cached);
         if (!c->cached && c->compiled_language)
             json_set_num(o, "wall_ms", (double)c->wall_ms);
@@ -73,7 +81,7 @@ static struct json *command_result(const struct judge_test_result *t)
 {
     struct json *o = json_object();
     bool se = t->verdict == VERDICT_SE, tle = t->verdict == VERDICT_TLE;
-    json_set_str(o, "status", tle ? "TimeLimitExceeded" : se ? "Error" : "Finished");
+    set_text(o, "status", tle ? "TimeLimitExceeded" : se ? "Error" : "Finished");
     if (se)
         json_set_null(o, "execution_time");
     else
@@ -85,22 +93,22 @@ static struct json *command_result(const struct judge_test_result *t)
     bool cut_out, cut_err = false;
     json_set_bytes_max(o, "stdout", t->out, t->out_len, RENDER_STREAM_MAX, &cut_out);
     if (se)
-        json_set_str(o, "stderr", t->reason);
+        set_text(o, "stderr", t->reason);
     else
         json_set_bytes_max(o, "stderr", t->err, t->err_len, RENDER_STREAM_MAX, &cut_err);
     /* verdict's own, beside SandboxFusion's fields. */
-    json_set_str(o, "verdict", verdict_name(t->verdict));
+    set_text(o, "verdict", verdict_name(t->verdict));
     json_set_num(o, "cpu_time", (double)t->cpu_ms / 1000.0);
     json_set_num(o, "memory_kib", (double)t->memory_kib);
     if (t->instructions > 0) /* counted: never 0 for a program that ran */
         json_set_num(o, "instructions", (double)t->instructions);
     if (tle && t->limit != JOB_CLOCK_NONE)
-        json_set_str(o, "limit", job_clock_name(t->limit));
+        set_text(o, "limit", job_clock_name(t->limit));
     json_set_bool(o, "memory_limit_exceeded", t->verdict == VERDICT_MLE);
     json_set_bool(o, "output_truncated",
                   t->stdout_truncated || t->stderr_truncated || cut_out || cut_err);
     if (t->verdict != VERDICT_OK && !se && t->reason[0])
-        json_set_str(o, "reason", t->reason);
+        set_text(o, "reason", t->reason);
     return o;
 }
 
@@ -110,15 +118,15 @@ static struct json *compile_result(const struct judge_compile *c)
 {
     struct json *o = json_object();
     bool tle = c->verdict == VERDICT_TLE;
-    json_set_str(o, "status", tle ? "TimeLimitExceeded" : "Finished");
+    set_text(o, "status", tle ? "TimeLimitExceeded" : "Finished");
     json_set_num(o, "execution_time", c->cached ? 0.0 : (double)c->wall_ms / 1000.0);
     if (tle)
         json_set_null(o, "return_code");
     else
         json_set_num(o, "return_code", c->verdict == VERDICT_OK ? 0 : 1);
-    json_set_str(o, "stdout", "");
-    json_set_str(o, "stderr", c->output ? c->output : "");
-    json_set_str(o, "verdict", verdict_name(c->verdict));
+    set_text(o, "stdout", "");
+    set_text(o, "stderr", c->output ? c->output : "");
+    set_text(o, "verdict", verdict_name(c->verdict));
     json_set_bool(o, "cached", c->cached);
     return o;
 }
@@ -142,9 +150,9 @@ struct json *render_run_code(const struct judge_result *res)
     struct json *d = json_object();
     const struct judge_test_result *t = res->ntests > 0 ? &res->tests[0] : NULL;
     enum verdict v = res->status != VERDICT_OK ? res->status : t ? t->verdict : VERDICT_SE;
-    json_set_str(d, "status", render_run_status(v));
+    set_text(d, "status", render_run_status(v));
     const char *message = t && t->verdict == VERDICT_SE ? t->reason : res->message;
-    json_set_str(d, "message", v == VERDICT_SE ? message : "");
+    set_text(d, "message", v == VERDICT_SE ? message : "");
     if (res->compile.built && res->compile.compiled_language)
         json_set(d, "compile_result", compile_result(&res->compile));
     else
@@ -234,7 +242,7 @@ static void take_member(struct json *o, struct json *rec, const char *key, bool 
     if (list)
         json_set(o, key, json_array());
     else
-        json_set_str(o, key, "");
+        set_text(o, key, "");
 }
 
 static void set_output(struct json *o, const struct judge_test_result *t, const char *key,
@@ -278,8 +286,8 @@ static struct json *stopped_error(const struct judge_test_result *t,
         snprintf(msg, sizeof(msg), "the kernel exited in this cell (exit code %d)%s%s",
                  t->exit_code, t->reason[0] ? ": " : "", t->reason);
     }
-    json_set_str(e, "ename", name);
-    json_set_str(e, "evalue", msg);
+    set_text(e, "ename", name);
+    set_text(e, "evalue", msg);
     struct json *tb = json_set(e, "traceback", json_array());
     char line[450];
     snprintf(line, sizeof(line), "%s: %s", name, msg);
@@ -304,8 +312,8 @@ static struct json *cell_json(struct notebook *nb, int i, const struct judge_tes
         json_set(o, "display", json_array());
         json_push(json_set(o, "error", json_array()), stopped_error(t, ask, nb->over));
     } else {
-        json_set_str(o, "stdout", "");
-        json_set_str(o, "stderr", "");
+        set_text(o, "stdout", "");
+        set_text(o, "stderr", "");
         json_set(o, "display", json_array());
         json_set(o, "error", json_array());
     }
@@ -324,8 +332,8 @@ struct json *render_jupyter(const struct judge_result *res, const struct render_
     struct json *d = json_object();
     const struct judge_test_result *t = res->ntests > 0 ? &res->tests[0] : NULL;
     if (res->status != VERDICT_OK || !t || t->verdict == VERDICT_SE) { /* ours, not the cells' */
-        json_set_str(d, "status", "SandboxError");
-        json_set_str(d, "message", t && t->verdict == VERDICT_SE ? t->reason : res->message);
+        set_text(d, "status", "SandboxError");
+        set_text(d, "message", t && t->verdict == VERDICT_SE ? t->reason : res->message);
         if (t)
             json_set(d, "driver", command_result(t));
         else
@@ -344,7 +352,7 @@ struct json *render_jupyter(const struct judge_result *res, const struct render_
     const struct judge_fetched *rf = fetched(t, JUPYTER_RESULTS);
     read_results(rf, ask->ncells, &nb);
     bool ok = nb.done && t->verdict == VERDICT_OK;
-    json_set_str(d, "status", ok ? "Success" : "Failed");
+    set_text(d, "status", ok ? "Success" : "Failed");
     char msg[400] = "";
     if (nb.over[0])
         snprintf(msg, sizeof(msg), "%s", nb.over);
@@ -355,7 +363,7 @@ struct json *render_jupyter(const struct judge_result *res, const struct render_
     else if (!ok)
         snprintf(msg, sizeof(msg), "the kernel did not finish: %s%s%s", verdict_name(t->verdict),
                  t->reason[0] ? ": " : "", t->reason);
-    json_set_str(d, "message", msg);
+    set_text(d, "message", msg);
     json_set(d, "driver", command_result(t));
     struct json *cells = json_set(d, "cells", json_array());
     for (int i = 0; i < ask->ncells; i++)
@@ -373,10 +381,10 @@ struct json *render_session(const struct session_info *s, const char *state, int
     struct json *d = json_object();
     char id[SESSION_ID_LEN + 1];
     snprintf(id, sizeof(id), "%.*s", id_chars, s->id);
-    json_set_str(d, "id", id);
-    json_set_str(d, "language", s->spec.lang ? s->spec.lang->name : "");
-    json_set_str(d, "client", s->client);
-    json_set_str(d, "state", state ? state : s->busy ? "busy" : "open");
+    set_text(d, "id", id);
+    set_text(d, "language", s->spec.lang ? s->spec.lang->name : "");
+    set_text(d, "client", s->client);
+    set_text(d, "state", state ? state : s->busy ? "busy" : "open");
     json_set_num(d, "created_at", s->created);
     if (s->last_call > 0)
         json_set_num(d, "last_call_at", s->last_call);
@@ -398,8 +406,9 @@ struct json *render_session(const struct session_info *s, const char *state, int
     json_set_num(ev, "lost", s->lost);
     if (s->has_last) {
         struct json *l = json_set(d, "last", json_object());
-        json_set_str(l, "verdict", verdict_name(s->last_verdict));
-        json_set_str(l, "message", s->last_message);
+        set_text(l, "verdict", verdict_name(s->last_verdict));
+        /* from the interpreter's words, cut to fit: possibly mid-character */
+        set_text(l, "message", s->last_message);
     } else {
         json_set_null(d, "last");
     }
@@ -499,12 +508,14 @@ static void python_output(struct json *d, const struct session_outcome *o)
 struct json *render_session_call(const struct session_outcome *o)
 {
     struct json *d = json_object();
-    json_set_str(d, "id", o->info.id);
+    set_text(d, "id", o->info.id);
     json_set_num(d, "call", o->call);
-    json_set_str(d, "verdict", verdict_name(o->verdict));
-    json_set_str(d, "status", render_run_status(o->verdict));
-    const char *msg = o->verdict == VERDICT_CE ? "compile error" : o->run.message;
-    json_set_str(d, "message", o->verdict == VERDICT_OK && !o->run.message[0] ? "" : msg);
+    set_text(d, "verdict", verdict_name(o->verdict));
+    set_text(d, "status", render_run_status(o->verdict));
+    const char *msg = o->verdict == VERDICT_CE                         ? "compile error"
+                      : o->verdict == VERDICT_OK && !o->run.message[0] ? ""
+                                                                       : o->run.message;
+    set_text(d, "message", msg); /* a raised error's words, cut to fit */
     bool python = o->info.spec.lang && session_interpreted(o->info.spec.lang);
     bool ran = !(o->compiled && o->compile_verdict != VERDICT_OK);
     if (python) {
@@ -523,12 +534,12 @@ struct json *render_session_call(const struct session_outcome *o)
     }
     if (o->compiled) {
         struct json *c = json_set(d, "compile", json_object());
-        json_set_str(c, "verdict", verdict_name(o->compile_verdict));
+        set_text(c, "verdict", verdict_name(o->compile_verdict));
         json_set_bytes(c, "stdout", o->compile.out, o->compile.out_len);
         json_set_bytes(c, "stderr", o->compile.err, o->compile.err_len);
         json_set_num(c, "cpu_ms", (double)o->compile.cpu_ms);
         if (o->compile.message[0] && o->compile_verdict != VERDICT_OK)
-            json_set_str(c, "message", o->compile.message);
+            set_text(c, "message", o->compile.message);
     } else {
         json_set_null(d, "compile");
     }
@@ -542,10 +553,10 @@ struct json *render_session_call(const struct session_outcome *o)
     json_set_num(d, "wall_ms", (double)r->wall_ms);
     json_set_num(d, "memory_kib", (double)r->memory_kib);
     if (o->verdict == VERDICT_TLE && r->tle_clock != JOB_CLOCK_NONE)
-        json_set_str(d, "limit", job_clock_name(r->tle_clock));
+        set_text(d, "limit", job_clock_name(r->tle_clock));
     else
         json_set_null(d, "limit");
-    json_set_str(d, "state", session_state_name(o->state));
+    set_text(d, "state", session_state_name(o->state));
     struct json *files = json_set(d, "files", json_object());
     for (int i = 0; ran && i < o->run.nfetched; i++) {
         const struct job_fetched *f = &o->run.fetched[i];

@@ -105,11 +105,8 @@ static char *utf8_fix(const void *data, size_t len)
 
 struct json *json_set_str(struct json *obj, const char *key, const char *value)
 {
-    if (!obj)
-        return NULL;
-    if (value && !utf8_valid(value, strlen(value)))
-        return json_set_bytes(obj, key, value, strlen(value));
-    return json_set(obj, key, J(value ? cJSON_CreateString(value) : cJSON_CreateNull()));
+    return obj ? json_set(obj, key, J(value ? cJSON_CreateString(value) : cJSON_CreateNull()))
+               : NULL;
 }
 
 struct json *json_set_str_take(struct json *obj, const char *key, char *s)

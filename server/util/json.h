@@ -19,8 +19,8 @@ struct json *json_object(void);
 struct json *json_array(void);
 
 /* Attach a member to an object, replacing one of that key; return the new child (borrowed,
- * owned by obj) or NULL. O(n) in obj's members (the key is looked up first). A string value
- * that is not valid UTF-8 is stored as json_set_bytes stores it, so every rendering is JSON. */
+ * owned by obj) or NULL. O(n) in obj's members (the key is looked up first). A string is kept
+ * byte for byte (a program's code is): json_set_bytes for text that may not be UTF-8. */
 struct json *json_set_str(struct json *obj, const char *key, const char *value);
 struct json *json_set_num(struct json *obj, const char *key, double value);
 struct json *json_set_bool(struct json *obj, const char *key, bool value);

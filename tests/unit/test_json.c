@@ -178,7 +178,7 @@ static void test_take_shift_and_strings(void)
     json_free(e);
     ASSERT_INT_EQ(json_len(arr), 1);
     json_set_str_take(o, "big", strdup("b64=="));
-    json_set_str(o, "bad", "ok\xff");
+    json_set_bytes(o, "bad", "ok\xff", 3);
     bool cut = false;
     json_set_bytes_max(o, "ctl", "\x01\x01\x01", 3, 13, &cut); /* two fit: 12 bytes + quotes */
     ASSERT_TRUE(cut);
