@@ -23,11 +23,20 @@ JOB_CELLS = 4
 SESSIONS = 4
 
 # /run_jupyter: a cell writes the results file's 16 MiB as one record of 8 M small values (a
-# cJSON node each, ~1 GiB of tree unbudgeted) and ends the kernel before it writes again.
-JUPYTER_BOMB = """import os
+# cJSON node each, ~1 GiB of tree unbudgeted), fills the driver's own stderr (a pipe it keeps
+# open) with 16 MiB of control characters, and ends the kernel before it writes again.
+JUPYTER_BOMB = """import os, stat
 n = (16 << 20) - 64
 with open('.verdict_jupyter/results.jsonl', 'a') as f:
     f.write('{"cell": 0, "display": [' + '1,' * ((n - 32) // 2) + '1]}\\n')
+for fd in range(3, 64):
+    try:
+        if stat.S_ISFIFO(os.fstat(fd).st_mode):
+            v = memoryview(b'\\x01' * (16 << 20))
+            while v:
+                v = v[os.write(fd, v):]
+    except OSError:
+        pass
 os._exit(0)
 """
 
@@ -90,6 +99,7 @@ def jupyter(s):
     d = strict_json(r)
     assert d["status"] == "Failed", d["message"]
     assert "output limit exceeded" in d["message"] and "values" in d["message"], d["message"]
+    assert d["driver"]["output_truncated"], d["driver"]["verdict"]  # its stderr, 16 MiB of \x01
     return "jupyter"
 
 
