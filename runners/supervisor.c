@@ -582,8 +582,7 @@ static bool fetch_repeated(const struct job *j, int i)
 
 /* Reads the files asked back. Every path gets an answer; what is read is bounded by
  * lim->fetch_bytes per file and lim->fetch_total (at most JOB_FETCH_TOTAL) in all (-EFBIG past
- * either, never allocated);
- * a repeated path is answered -EEXIST and read once. */
+ * either, never allocated); a repeated path is answered -EEXIST and read once. */
 static void fetch_files(const struct job *j, const struct job_limits *lim, struct job_result *res)
 {
     res->nfetched = 0;
