@@ -36,6 +36,10 @@ void job_limits_defaults(struct job_limits *l)
         l->file_bytes = 64 * MiB;
     if (!l->fetch_bytes)
         l->fetch_bytes = 16 * MiB;
+    if (!l->fetch_total)
+        l->fetch_total = l->fetch_bytes;
+    if (l->fetch_total > JOB_FETCH_TOTAL)
+        l->fetch_total = JOB_FETCH_TOTAL;
     if (!l->pids)
         l->pids = 64;
     if (!l->nofile)

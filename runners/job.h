@@ -29,10 +29,12 @@
 #define JOB_MAX_ARGS  4096
 #define JOB_MAX_FILES 1024
 #define JOB_MSG_LEN   256
-/* Bytes fetched back per job, all files together: a file past it is answered -EFBIG and never
- * read, so a job listing one big file many times cannot make the cell (outside every job
- * cgroup) allocate more than this. Each file is also capped by job_limits.fetch_bytes, and a
- * path listed twice is read once (the repeats are answered -EEXIST). */
+/* Bytes fetched back per job, all files together, at most: a file past it is answered -EFBIG
+ * and never read, so a job listing one big file many times cannot make the cell (outside every
+ * job cgroup) allocate more than this. Each file is also capped by job_limits.fetch_bytes, all
+ * of them by job_limits.fetch_total (by default the one file's cap: a run's files are what its
+ * answer carries, and the server holds them), and a path listed twice is read once (the
+ * repeats are answered -EEXIST). */
 #define JOB_FETCH_TOTAL (64ull << 20)
 
 /* Every field has a unit; 0 means "use the default" (job_limits_defaults). */
@@ -51,6 +53,8 @@ struct job_limits {
     uint64_t stderr_bytes; /* captured stderr cap, bytes -> OLE, truncated */
     uint64_t file_bytes;   /* RLIMIT_FSIZE: largest file the program may write, bytes */
     uint64_t fetch_bytes;  /* largest file fetched back, bytes */
+    uint64_t fetch_total;  /* all files fetched back together, bytes (default: fetch_bytes;
+                              never more than JOB_FETCH_TOTAL): what a run's answer can carry */
     uint32_t pids;         /* cgroup pids.max: processes + threads */
     uint32_t nofile;       /* RLIMIT_NOFILE */
     bool starved_tle;      /* at the backstop the job is TLE (wall), not SE: wall_ms is

@@ -581,8 +581,8 @@ static bool fetch_repeated(const struct job *j, int i)
 }
 
 /* Reads the files asked back. Every path gets an answer; what is read is bounded by
- * lim->fetch_bytes per file and JOB_FETCH_TOTAL in all (-EFBIG past either, never allocated);
- * a repeated path is answered -EEXIST and read once. */
+ * lim->fetch_bytes per file and lim->fetch_total (at most JOB_FETCH_TOTAL) in all (-EFBIG past
+ * either, never allocated); a repeated path is answered -EEXIST and read once. */
 static void fetch_files(const struct job *j, const struct job_limits *lim, struct job_result *res)
 {
     res->nfetched = 0;
@@ -592,7 +592,9 @@ static void fetch_files(const struct job *j, const struct job_limits *lim, struc
             set_se(res, "fetch files", ENOMEM);
         return;
     }
-    uint64_t total = 0;
+    uint64_t total = 0, cap = lim->fetch_total && lim->fetch_total < JOB_FETCH_TOTAL
+                                  ? lim->fetch_total
+                                  : JOB_FETCH_TOTAL;
     int wfd = j->nfetch > 0 ? open(MNT_WORKDIR, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
     for (int i = 0; i < j->nfetch; i++) {
         struct job_fetched *f = &res->fetched[res->nfetched++];
@@ -615,8 +617,7 @@ static void fetch_files(const struct job *j, const struct job_limits *lim, struc
         }
         if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
             f->error = -EINVAL;
-        else if ((uint64_t)st.st_size > lim->fetch_bytes ||
-                 (uint64_t)st.st_size > JOB_FETCH_TOTAL - total)
+        else if ((uint64_t)st.st_size > lim->fetch_bytes || (uint64_t)st.st_size > cap - total)
             f->error = -EFBIG;
         uint8_t *data = f->error ? NULL : malloc((size_t)st.st_size + 1);
         if (!f->error && !data)

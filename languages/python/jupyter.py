@@ -50,6 +50,11 @@ SESSION_DIR = ".verdict_session"
 STREAM_MAX = 1 << 20  # bytes of a cell's stdout, and of its stderr, kept
 DISPLAY_MAX = 4 << 20  # bytes of a cell's display data kept
 TOTAL_MAX = 12 << 20  # bytes of results in all, per run or call (the server takes at most 16 MiB)
+# The server parses the results within a budget of values (each costs it a node of memory,
+# whatever its size: JSON_SANDBOX_NODES, 131072) and of nesting (JSON_SANDBOX_DEPTH, 128):
+NODES_MAX = 65536  # JSON values of a run's or call's records; a record past it is emptied
+DISPLAY_VALUES_MAX = 32768  # JSON values of a cell's display data; the rest dropped
+DEPTH_MAX = 100  # nesting of a display value; a deeper one is dropped
 _OWN = globals()  # the driver's frames (its exec, its timer) run in these globals, the cells' not
 _PID = os.getpid()
 
@@ -163,16 +168,50 @@ def _bundle(v):
     return d
 
 
+def _values(v, depth=0):
+    """The JSON values v holds (itself included), or None past DEPTH_MAX levels."""
+    if isinstance(v, dict):
+        items = v.values()
+    elif isinstance(v, (list, tuple)):
+        items = v
+    else:
+        return 1
+    if depth >= DEPTH_MAX:
+        return None
+    n = 1
+    for x in items:
+        k = _values(x, depth + 1)
+        if k is None:
+            return None
+        n += k
+    return n
+
+
+def _within(rec, used):
+    """rec, emptied (its error clipped) when its values would take the run's past NODES_MAX;
+    and the values it then holds."""
+    n = _values(rec)
+    if n is None or used + n > NODES_MAX:
+        rec.update(stdout="", stderr="", display=[], output_truncated=True,
+                   error=[_clip(e) for e in rec["error"][:1]])
+        n = _values(rec)
+    return rec, n
+
+
 class _Cell:
     def __init__(self):
         self.display, self.display_bytes, self.display_dropped = [], 0, False
+        self.display_values = 0
 
     def show(self, bundle):
         n = len(json.dumps(bundle, allow_nan=False))
-        if self.display_bytes + n > DISPLAY_MAX:
+        k = _values(bundle)
+        if self.display_bytes + n > DISPLAY_MAX or k is None or \
+                self.display_values + k > DISPLAY_VALUES_MAX:
             self.display_dropped = True
             return
         self.display_bytes += n
+        self.display_values += k
         self.display.append(bundle)
 
 
@@ -364,6 +403,7 @@ def main():
     real_err, g = _setup(os.path.abspath(DIR), files)
     sys.path.insert(0, os.getcwd())  # a notebook imports the work dir's modules
     written = [0]
+    values = 0
 
     def emit(rec):
         line = json.dumps(rec) + "\n"
@@ -380,6 +420,8 @@ def main():
         rec = dict({"cell": i}, **rec)
         if written[0] + len(json.dumps(rec)) > TOTAL_MAX:
             rec.update(stdout="", stderr="", display=[], output_truncated=True)
+        rec, n = _within(rec, values)
+        values += n
         emit(rec)
         if error and req.get("stop_on_error", True):
             break
@@ -527,7 +569,7 @@ def _call(cells, stop_on_error, timeout, g, files, streams, count):
     """Runs one call's cells; returns their records. count: the session's cell counter."""
     deadline = time.monotonic() + timeout if timeout > 0 else None
     why = "the call ran past its timeout (%g s)" % timeout
-    out, used, stopped = [], 0, False
+    out, used, stopped, values = [], 0, False, 0
     for src in cells:
         if stopped:
             out.append(dict(_NOT_RUN))
@@ -554,6 +596,8 @@ def _call(cells, stop_on_error, timeout, g, files, streams, count):
                 rec["error"] = [_clip(error)]
             n = len(json.dumps(rec))
         used += n
+        rec, n = _within(rec, values)
+        values += n
         out.append(rec)
         if timed_out or (error is not None and stop_on_error):
             stopped = True

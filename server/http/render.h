@@ -27,6 +27,16 @@ struct render_jupyter_ask {
     int64_t memory_mb; /* 0: the python template's */
 };
 
+/* The most bytes a program's stdout or stderr takes rendered in an answer: twice the 16 MiB
+ * captured (text whose every byte is a newline still fits), where 16 MiB of control characters
+ * would render as 96 MiB (\u0001 each); past it the stream is cut (output_truncated). */
+#define RENDER_STREAM_MAX (32u << 20)
+
+/* The most of the notebook driver's results file read: the fetch cap of a file (the driver
+ * writes at most 12 MiB, languages/python/jupyter.py's TOTAL_MAX); the file is parsed within
+ * json_sandbox_budget of it. */
+#define RENDER_RESULTS_MAX (16u << 20)
+
 /* The /run_jupyter document (SandboxFusion's RunJupyterResponse, docs/api.md) of the notebook
  * driver's run_only result (heap), or NULL: the cells from the driver's results file, the one
  * running when the sandbox stopped the run with its output so far and an error saying why,
@@ -37,7 +47,9 @@ struct json *render_jupyter(const struct judge_result *res, const struct render_
  * answer, NULL for open/busy; id_chars: how much of the id to show (SESSION_ID_LEN: all). */
 struct json *render_session(const struct session_info *s, const char *state, int id_chars);
 
-/* The answer of POST /v1/sessions/{id}/exec (docs/api.md) (heap), or NULL. */
+/* The answer of POST /v1/sessions/{id}/exec (docs/api.md) (heap), or NULL. The members of
+ * o->reply's cells are moved into it, not copied: o->reply is left emptied (still the caller's
+ * to free). */
 struct json *render_session_call(const struct session_outcome *o);
 
 /* SandboxFusion's RunStatus of a verdict: "Success", "Failed" or "SandboxError". */

@@ -444,6 +444,7 @@ static void override(struct job_limits *l, const struct job_limits *o)
     l->stderr_bytes = o->stderr_bytes ? o->stderr_bytes : l->stderr_bytes;
     l->file_bytes = o->file_bytes ? o->file_bytes : l->file_bytes;
     l->fetch_bytes = o->fetch_bytes ? o->fetch_bytes : l->fetch_bytes;
+    l->fetch_total = o->fetch_total ? o->fetch_total : l->fetch_total;
     l->pids = o->pids ? o->pids : l->pids;
     l->nofile = o->nofile ? o->nofile : l->nofile;
     l->instructions = o->instructions ? o->instructions : l->instructions;
@@ -504,6 +505,7 @@ int program_build(const struct program_env *env, const struct lang *l, const str
     }
     char key[65];
     program_key(env, l, &p->compile_limits, files, nfiles, key);
+    p->compile_limits.fetch_total = JOB_FETCH_TOTAL; /* the artifacts: the server stores them */
     job_limits_defaults(&p->compile_limits);
     p->compile_limits.wall_ms = program_compile_wall_ms(
         p->compile_limits.cpu_ms, p->compile_limits.wall_ms, env->cells, online_cpus());

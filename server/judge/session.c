@@ -584,14 +584,24 @@ static void run_call(struct sessions *ss, struct pool_session *ps, const struct 
         free(fetch);
         o->run = sr.res;
         o->state = sr.lost ? STATE_LOST : sr.started ? STATE_RESTARTED : STATE_KEPT;
+        /* the interpreter's answer is the cells' to forge: parsed within the budget of what
+         * the sandbox may make the server hold, past it the call's output limit */
+        struct json_budget budget = json_sandbox_budget(SESSION_REPLY_MAX);
+        bool over = false;
         if (sr.reply) {
             char *text = strndup((const char *)sr.reply, sr.reply_len);
-            o->reply = text ? json_parse(text) : NULL;
+            over = text && json_parse_budget(text, strlen(text), &budget, &o->reply) == -E2BIG;
             free(text);
         }
         o->verdict = verdict_of_job(sr.res.status);
         const struct json *raised;
-        if (o->verdict == VERDICT_OK && sr.reply && !o->reply) {
+        if (o->verdict == VERDICT_OK && over) {
+            o->verdict = VERDICT_OLE;
+            snprintf(o->run.message, sizeof(o->run.message),
+                     "output limit exceeded: the interpreter's answer passed the server's budget "
+                     "(%s: %zu)",
+                     budget.over, budget.over_cap);
+        } else if (o->verdict == VERDICT_OK && sr.reply && !o->reply) {
             o->verdict = VERDICT_RE;
             snprintf(o->run.message, sizeof(o->run.message),
                      "the interpreter answered something that is not JSON");

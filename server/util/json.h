@@ -19,7 +19,8 @@ struct json *json_object(void);
 struct json *json_array(void);
 
 /* Attach a member to an object, replacing one of that key; return the new child (borrowed,
- * owned by obj) or NULL. O(n) in obj's members (the key is looked up first). */
+ * owned by obj) or NULL. O(n) in obj's members (the key is looked up first). A string is kept
+ * byte for byte (a program's code is): json_set_bytes for text that may not be UTF-8. */
 struct json *json_set_str(struct json *obj, const char *key, const char *value);
 struct json *json_set_num(struct json *obj, const char *key, double value);
 struct json *json_set_bool(struct json *obj, const char *key, bool value);
@@ -28,6 +29,16 @@ struct json *json_set(struct json *obj, const char *key, struct json *child);
 /* A byte string as a JSON string: valid UTF-8 is kept, NUL bytes and invalid sequences become
  * U+FFFD (lossy for binary data). */
 struct json *json_set_bytes(struct json *obj, const char *key, const void *data, size_t len);
+
+/* As json_set_str, taking s (heap, freed with free(); UTF-8 the caller vouches for, e.g. base64)
+ * instead of copying it: a large string is held once. s is freed on failure too. */
+struct json *json_set_str_take(struct json *obj, const char *key, char *s);
+
+/* As json_set_bytes, cut where the string's rendering would pass max_out bytes (a control
+ * character renders as 6, \u0001, a byte of invalid UTF-8 as 3, U+FFFD): what a stream of
+ * n bytes costs an answer is then at most max_out, not 6n. *cut: whether it was cut. */
+struct json *json_set_bytes_max(struct json *obj, const char *key, const void *data, size_t len,
+                                size_t max_out, bool *cut);
 
 /* Append to an array; return the appended child (borrowed) or NULL. O(1). */
 struct json *json_push(struct json *arr, struct json *child);
@@ -40,6 +51,36 @@ char *json_render(const struct json *j, bool pretty);
 
 /* Parses text; NULL if it is not exactly one valid JSON document (trailing bytes too). */
 struct json *json_parse(const char *text);
+
+/* What parsing text that another party wrote (the sandbox) may cost: each field is what is left,
+ * and json_parse_budget takes from it, so one budget can serve several documents (the lines of
+ * a file). A tree costs about 80 bytes of heap per value besides its strings, whatever the
+ * text's size: `[1,1,...]` is 2 bytes a value, so nodes, not bytes, bound the tree. */
+struct json_budget {
+    size_t bytes;     /* text bytes */
+    size_t nodes;     /* values (members' keys ride with their values) */
+    size_t out;       /* bytes the parsed strings and numbers take rendered again (json_render) */
+    int depth;        /* deepest nesting of arrays and objects (a cap, not taken from) */
+    const char *over; /* after -E2BIG: the cap passed ("bytes", "values", "rendered bytes",
+                         "depth") */
+    size_t over_cap;  /* and what was left of it */
+};
+
+/* The budget of a document the sandbox writes: `bytes` of text, JSON_SANDBOX_NODES values,
+ * `bytes` rendered, JSON_SANDBOX_DEPTH deep. The notebook and session drivers stay within it
+ * (languages/python/jupyter.py: NODES_MAX, DEPTH_MAX). */
+#define JSON_SANDBOX_NODES (1u << 17)
+#define JSON_SANDBOX_DEPTH 128
+struct json_budget json_sandbox_budget(size_t bytes);
+
+/* Parses text[0..len), one JSON document (RFC 8259, strict: no raw control characters in
+ * strings, whitespace only around it), within *b: a linear scan checks the grammar and counts
+ * the cost first, and nothing is allocated for text past the budget. Invalid UTF-8 in a string
+ * or key, and a lone UTF-16 surrogate escape, become U+FFFD (text is changed in place for the
+ * latter), so the tree renders as valid JSON. Returns 0 with *out the tree (heap), taking its
+ * cost from *b; -EINVAL when the text is not JSON; -E2BIG past a cap (b->over names it; *b
+ * otherwise unchanged); -ENOMEM. *out is NULL on failure. */
+int json_parse_budget(char *text, size_t len, struct json_budget *b, struct json **out);
 
 /* Member lookup (case-sensitive) on an object; NULL if absent or j is not an object. O(n) in
  * the object's members (the objects verdict reads have a handful). */
@@ -63,6 +104,11 @@ bool json_bool(const struct json *j, bool *out);
 const struct json *json_first(const struct json *j);
 const struct json *json_next(const struct json *e);
 
+/* Detaches an array's first element and returns it (heap, the caller's now), or NULL when
+ * empty or arr is not an array. O(1): a loop of it empties an array in order, each element
+ * moved out (and freed by the caller) as it goes. */
+struct json *json_shift(struct json *arr);
+
 /* Array length (0 for a non-array). O(n): it walks the array; take it once, outside a loop. */
 int json_len(const struct json *j);
 
@@ -82,6 +128,11 @@ bool json_is_object(const struct json *j);
 bool json_is_array(const struct json *j);
 bool json_is_string(const struct json *j);
 bool json_is_null(const struct json *j);
+
+/* Detaches member key of object obj and returns it (heap, the caller's now), or NULL when absent
+ * or obj is not an object: moves a parsed value into another tree without a copy. O(n) in
+ * obj's members. */
+struct json *json_take(struct json *obj, const char *key);
 
 /* A deep copy (heap; NULL on allocation failure or a NULL j). */
 struct json *json_dup(const struct json *j);

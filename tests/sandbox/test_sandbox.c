@@ -429,8 +429,9 @@ static void test_fetch(void)
     done(&o);
 }
 
-/* A path listed many times is read once, and the total fetched is capped
- * (JOB_FETCH_TOTAL): the cell never allocates count x size. */
+/* A path listed many times is read once, and the total fetched is capped (fetch_total, at
+ * most JOB_FETCH_TOTAL): the cell never allocates count x size. By default the total is the
+ * one file's cap: a run's files are what its answer carries. */
 static void test_fetch_dedupe_and_total(void)
 {
     struct outcome o;
@@ -442,7 +443,9 @@ static void test_fetch_dedupe_and_total(void)
                     .argv = argv,
                     .nfetch = 8,
                     .fetch = fetch,
-                    .limits = {.memory_bytes = 256 << 20, .fetch_bytes = 16 << 20}};
+                    .limits = {.memory_bytes = 256 << 20,
+                               .fetch_bytes = 16 << 20,
+                               .fetch_total = UINT64_MAX}}; /* asked past it: JOB_FETCH_TOTAL */
     run(&j, &o);
     ASSERT_INT_EQ(o.res.status, JOB_OK);
     ASSERT_INT_EQ(o.res.nfetched, 8);
@@ -459,6 +462,13 @@ static void test_fetch_dedupe_and_total(void)
     ASSERT_TRUE(total <= JOB_FETCH_TOTAL);
     ASSERT_INT_EQ(refused, 1); /* 6 links x 12 MiB: the sixth would pass 64 MiB */
     ASSERT_INT_EQ(o.res.fetched[7].error, -EFBIG);
+    done(&o);
+    j.limits.fetch_total = 0; /* the default: fetch_bytes in all */
+    run(&j, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_INT_EQ(o.res.fetched[0].error, 0);
+    for (int i = 3; i < 8; i++)
+        ASSERT_INT_EQ(o.res.fetched[i].error, -EFBIG); /* 12 + 12 MiB would pass 16 MiB */
     done(&o);
 }
 
