@@ -35,6 +35,8 @@ struct api_config {
     const char *listen_host;        /* the address listened on ("127.0.0.1", "0.0.0.0") */
     const char *dashboard_token;    /* NULL or "": none (see api_dashboard_allowed) */
     struct sessions *sessions;      /* NULL: sessions off (--max-sessions 0) */
+    const char *trusted_proxies;    /* --trusted-proxy: whose forwarded address is the
+                                       client's (server/http/peer.h); NULL: none */
 };
 
 struct api;

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "server/util/json.h"
+#include "server/util/utf8.h"
 
 #define REAP_MS            200
 #define PYTHON_STREAMS_DIR ".verdict_session" /* the interpreter's files of a call's output */
@@ -87,9 +88,10 @@ void session_outcome_fini(struct session_outcome *o)
 /* ---- the table --------------------------------------------------------------------------- */
 
 struct entry {
-    bool used;   /* a session, or one being opened (id still empty) */
-    bool busy;   /* a call (or the open) runs */
-    bool doomed; /* close when the call ends, for doom */
+    bool used;                   /* a session, or one being opened (id still empty) */
+    char peer[SESSION_PEER_LEN]; /* the opening client's address: its part of the table */
+    bool busy;                   /* a call (or the open) runs */
+    bool doomed;                 /* close when the call ends, for doom */
     enum session_end doom;
     struct pool_session *ps;
     double created_mono, last_mono; /* monotonic seconds: expiry */
@@ -267,6 +269,11 @@ int sessions_new(const struct sessions_config *c, struct sessions **out, char er
     *out = NULL;
     if (c->max < 0 || c->max > SESSION_MAX)
         return err_set(err, -EINVAL, "max sessions must be 0..%d, not %d", SESSION_MAX, c->max);
+    if (c->client_max < 0 || c->ceil.idle_ms < 0 || c->ceil.idle_ms > SESSION_CEILING_MAX ||
+        c->ceil.lifetime_ms < 0 || c->ceil.lifetime_ms > SESSION_CEILING_MAX)
+        return err_set(err, -EINVAL,
+                       "client sessions must be >= 0, the idle and lifetime ceilings at most %d ms",
+                       SESSION_CEILING_MAX);
     struct sessions *ss = calloc(1, sizeof(*ss));
     if (!ss || !(ss->e = calloc((size_t)c->max + 1, sizeof(*ss->e))) ||
         !(ss->tombs = calloc(SESSION_TOMBS, sizeof(*ss->tombs)))) {
@@ -276,6 +283,12 @@ int sessions_new(const struct sessions_config *c, struct sessions **out, char er
         return err_set(err, -ENOMEM, "out of memory");
     }
     ss->cfg = *c;
+    if (!ss->cfg.client_max)
+        ss->cfg.client_max = c->max / 4 > 1 ? c->max / 4 : 1;
+    if (!ss->cfg.ceil.idle_ms)
+        ss->cfg.ceil.idle_ms = SESSION_IDLE_CEILING;
+    if (!ss->cfg.ceil.lifetime_ms)
+        ss->cfg.ceil.lifetime_ms = SESSION_LIFETIME_CEILING;
     uint8_t run[4];
     int rc = random_bytes(run, sizeof(run));
     if (rc < 0) {
@@ -294,6 +307,11 @@ int sessions_new(const struct sessions_config *c, struct sessions **out, char er
     ss->reaping = true;
     *out = ss;
     return 0;
+}
+
+struct session_ceilings sessions_ceilings(const struct sessions *ss)
+{
+    return ss->cfg.ceil; /* set once, at sessions_new */
 }
 
 void sessions_stop(struct sessions *ss)
@@ -326,33 +344,42 @@ void sessions_free(struct sessions *ss)
 }
 
 int sessions_open(struct sessions *ss, const struct session_spec *spec, const char *client,
-                  struct session_info *info, char err[ERR_LEN])
+                  const char *peer, struct session_info *info, char err[ERR_LEN])
 {
+    char who[SESSION_PEER_LEN];
+    snprintf(who, sizeof(who), "%s", peer ? peer : "");
     pthread_mutex_lock(&ss->lock);
     struct entry *en = NULL;
-    int open = 0;
+    int open = 0, mine = 0;
     for (int i = 0; i < ss->cfg.max; i++) {
         open += ss->e[i].used;
+        mine += ss->e[i].used && strcmp(ss->e[i].peer, who) == 0;
         if (!ss->e[i].used && !en)
             en = &ss->e[i];
     }
     int rc = 0;
     if (ss->stopping)
         rc = err_set(err, -ESHUTDOWN, "server shutting down");
+    else if (mine >= ss->cfg.client_max)
+        rc = err_set(err, -EDQUOT,
+                     "this client (%s) holds %d sessions, the most one client may "
+                     "(--client-sessions %d); close one first",
+                     who, mine, ss->cfg.client_max);
     else if (!en)
         rc = err_set(err, -EBUSY,
                      "%d sessions are open, the most this server keeps (--max-sessions)", open);
     if (rc < 0) {
-        ss->refused += rc == -EBUSY;
+        ss->refused += rc == -EBUSY || rc == -EDQUOT;
         pthread_mutex_unlock(&ss->lock);
         return rc;
     }
     en->used = en->busy = true; /* held while its cell is found; no id yet */
+    memcpy(en->peer, who, sizeof(who));
     pthread_mutex_unlock(&ss->lock);
 
     struct pool_session *ps = NULL;
     rc = pool_session_open(ss->cfg.pool, &spec->lim, &ps, err);
-    uint8_t raw[16];
+    uint8_t raw[(SESSION_ID_LEN - 8) / 2]; /* 128 bits */
     if (rc == 0 && (rc = random_bytes(raw, sizeof(raw))) < 0)
         err_set(err, rc, "getrandom: %s", strerror(-rc));
     pthread_mutex_lock(&ss->lock);
@@ -364,8 +391,8 @@ int sessions_open(struct sessions *ss, const struct session_spec *spec, const ch
         return rc;
     }
     memcpy(en->s.id, ss->run, 8);
-    hex(raw, 12, en->s.id + 8);
-    snprintf(en->s.client, sizeof(en->s.client), "%s", client ? client : "");
+    hex(raw, sizeof(raw), en->s.id + 8);
+    utf8_copy(en->s.client, sizeof(en->s.client), client); /* shown: valid UTF-8, cut whole */
     en->s.spec = *spec;
     en->ps = ps;
     en->busy = false;
