@@ -360,14 +360,14 @@ int sessions_open(struct sessions *ss, const struct session_spec *spec, const ch
     int rc = 0;
     if (ss->stopping)
         rc = err_set(err, -ESHUTDOWN, "server shutting down");
+    else if (!en)
+        rc = err_set(err, -EBUSY,
+                     "%d sessions are open, the most this server keeps (--max-sessions)", open);
     else if (mine >= ss->cfg.client_max)
         rc = err_set(err, -EDQUOT,
                      "this client (%s) holds %d sessions, the most one client may "
                      "(--client-sessions %d); close one first",
                      who, mine, ss->cfg.client_max);
-    else if (!en)
-        rc = err_set(err, -EBUSY,
-                     "%d sessions are open, the most this server keeps (--max-sessions)", open);
     if (rc < 0) {
         ss->refused += rc == -EBUSY || rc == -EDQUOT;
         pthread_mutex_unlock(&ss->lock);
