@@ -1148,6 +1148,15 @@ void supervisor_session_tick(struct supervisor *s)
         s->sess.peak = (uint64_t)usage;
 }
 
+void supervisor_session_status(struct supervisor *s, struct session_totals *t)
+{
+    memset(t, 0, sizeof(*t));
+    if (!s->sess.open)
+        return;
+    supervisor_session_tick(s);
+    session_totals(s, t);
+}
+
 void supervisor_session_close(struct supervisor *s)
 {
     if (!s->sess.open)

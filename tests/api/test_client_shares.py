@@ -150,6 +150,26 @@ def test_session_that_fills_its_disk_is_not_se(direct):
         requests.delete(url, timeout=60)
 
 
+def test_session_totals_between_calls(direct):
+    """A background process spends the session's CPU (1.5 s) between calls and is killed for
+    it: GET shows cpu_spent and the CPU it took without another call (it kept showing the
+    last call's figures)."""
+    r = requests.post(direct.url + "/v1/sessions", json={"limits": {"cpu_ms": 1500}}, timeout=60)
+    assert r.status_code == 201, r.text
+    sid = r.json()["id"]
+    url = f"{direct.url}/v1/sessions/{sid}"
+    try:
+        spin = ("import subprocess, sys\n"
+                "subprocess.Popen([sys.executable, '-c', 'while True: pass'])\n")
+        d = requests.post(url + "/exec", json={"code": spin}, timeout=60).json()
+        assert d["verdict"] == "OK", d
+        g = wait_for("cpu_spent in GET", lambda: (lambda g: g if g["cpu_spent"] else None)(
+            requests.get(url, timeout=30).json()), timeout=60, step=0.2)
+        assert g["cpu_ms"] >= 1000 and g["calls"] == 1, g
+    finally:
+        requests.delete(url, timeout=60)
+
+
 @pytest.fixture(scope="module")
 def proxied(root):
     """Behind a balancer at 127.0.0.1: the forwarded address is the client's."""
