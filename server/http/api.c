@@ -221,6 +221,12 @@ static void healthz(struct api *a, struct http_exchange *x)
     json_set_num(q, "running", st.running);
     json_set_num(q, "capacity", st.capacity);
     json_set_num(q, "expired", (double)st.expired);
+    json_set_num(q, "client_share", st.client_share);
+    json_set_num(q, "client_bytes", (double)st.client_bytes);
+    struct json *refused = json_set(q, "refused", json_object()); /* by the 503's reason */
+    json_set_num(refused, "queue_full", (double)(st.refused_full + st.refused_bytes));
+    json_set_num(refused, "client_share", (double)st.refused_share);
+    json_set_num(refused, "client_bytes", (double)st.refused_client_bytes);
     struct json *c = json_set(d, "compile_cache", json_object());
     json_set_num(c, "hits", (double)cs.hits);
     json_set_num(c, "misses", (double)cs.misses);

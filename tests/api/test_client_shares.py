@@ -77,6 +77,8 @@ def test_labels_share_their_address(direct):
         assert held.result().status_code == 200
     ok = sum(r.status_code == 200 for r in answers)
     assert refused(answers, "client_share") == 12 - ok, [r.text for r in answers]
+    q = direct.get_json("/healthz")["queue"]
+    assert q["client_share"] == 4 and q["refused"]["client_share"] == 12 - ok, q
     assert ok <= 5, ok  # the share (4), and one more only if the held request ended first
     detail = next(r.json()["detail"] for r in answers if r.status_code == 503)
     assert "--client-share" in detail, detail
