@@ -229,11 +229,10 @@ static int place_failed(const struct supervisor *s, struct job_result *res, cons
         return -1;
     }
     res->status = JOB_RE;
-    snprintf(res->message, sizeof(res->message), SESSION_PLACE_FAILED "%.200s: %s%s", path,
+    snprintf(res->message, sizeof(res->message), SESSION_PLACE_FAILED "%.100s: %.40s%s", path,
              strerror(e),
              e == ENOSPC || e == EDQUOT
-                 ? " (the session's disk is full: its work dir holds what its calls wrote, "
-                   "up to the cell's tmpfs size)"
+                 ? " (the session's disk is full: what its calls wrote fills its work dir)"
                  : "");
     return -1;
 }
