@@ -149,7 +149,8 @@ int sessions_new(const struct sessions_config *c, struct sessions **out, char er
 struct session_ceilings sessions_ceilings(const struct sessions *ss);
 
 /* Closes every session not in a call (reason shutdown), and refuses new ones from then on;
- * returns once their cells are back in the pool. NULL: no-op. */
+ * returns once their cells are back in the pool (one the reaper was asking for its figures
+ * goes back when the answer comes, before sessions_free returns). NULL: no-op. */
 void sessions_stop(struct sessions *ss);
 
 /* sessions_stop, then stops the reaper and frees the table. NULL: no-op. */
