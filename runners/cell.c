@@ -50,6 +50,7 @@ enum {
     CELL_SESSION_CALL,  /* mode + job -> CELL_SESSION_RESULT */
     CELL_SESSION_CLOSE, /* (empty) -> CELL_RESULT (OK) once the session's processes are gone */
     CELL_SESSION_RESULT,
+    CELL_SESSION_STATUS, /* (empty) -> CELL_SESSION_RESULT with the session's totals only */
 };
 /* While a session is open and no call runs, the cell looks this often at what it left
  * running (its CPU limit, an interpreter that died). */
@@ -354,6 +355,28 @@ int cell_session_call(struct cell *c, enum session_mode mode, const struct job *
     return 0;
 }
 
+int cell_session_status(struct cell *c, struct session_totals *t, char err[ERR_LEN])
+{
+    struct buf b;
+    buf_init(&b, 0);
+    uint8_t *payload;
+    size_t len;
+    int rc = exchange(c, CELL_SESSION_STATUS, &b, CELL_SESSION_RESULT, &payload, &len, err);
+    buf_fini(&b);
+    if (rc < 0)
+        return rc;
+    struct rbuf r;
+    struct session_result out;
+    rbuf_init(&r, payload, len);
+    rc = session_result_decode(&r, &out);
+    if (rc == 0) {
+        *t = out.totals;
+        job_result_fini(&out.res);
+    }
+    free(payload);
+    return rc < 0 ? err_set(err, -EBADMSG, "cell answered an unreadable status") : 0;
+}
+
 int cell_session_close(struct cell *c, char err[ERR_LEN])
 {
     struct buf b;
@@ -568,6 +591,15 @@ static int serve_session(int fd, struct supervisor *sv, uint32_t type, const uin
     buf_init(&b, 0);
     rbuf_init(&r, msg, len);
     int rc;
+    if (type == CELL_SESSION_STATUS) {
+        struct session_result out;
+        memset(&out, 0, sizeof(out));
+        supervisor_session_status(sv, &out.totals);
+        session_result_encode(&out, &b);
+        rc = b.err ? b.err : wire_send(fd, CELL_SESSION_RESULT, b.data, b.len);
+        buf_fini(&b);
+        return rc;
+    }
     if (type == CELL_SESSION_CALL) {
         enum session_mode mode;
         struct job j;
@@ -664,7 +696,8 @@ int cell_main(int fd)
         }
         if (type == CELL_JOB)
             rc = serve_one(fd, &sv, msg, len);
-        else if (type >= CELL_SESSION_OPEN && type <= CELL_SESSION_CLOSE)
+        else if ((type >= CELL_SESSION_OPEN && type <= CELL_SESSION_CLOSE) ||
+                 type == CELL_SESSION_STATUS)
             rc = serve_session(fd, &sv, type, msg, len);
         else
             rc = -EBADMSG;

@@ -69,6 +69,9 @@ int cell_session_open(struct cell *c, const struct session_limits *l, char msg[J
 int cell_session_call(struct cell *c, enum session_mode mode, const struct job *j,
                       struct session_result *out, uint8_t **payload, char err[ERR_LEN]);
 int cell_session_close(struct cell *c, char err[ERR_LEN]);
+/* The open session's totals as they stand now (between calls: what its processes spent since,
+ * its CPU limit enforced first). 0 with *t; a negative return as cell_run's. */
+int cell_session_status(struct cell *c, struct session_totals *t, char err[ERR_LEN]);
 
 /* Pid of the cell (in the server's pid namespace). */
 pid_t cell_pid(const struct cell *c);

@@ -583,6 +583,19 @@ void pool_session_call(struct pool_session *ps, enum session_mode mode, const st
     *dead = ps->dead;
 }
 
+int pool_session_status(struct pool_session *ps, struct session_totals *t)
+{
+    char err[ERR_LEN] = "";
+    int rc = ps->dead || !ps->s->cell ? -EIO : cell_session_status(ps->s->cell, t, err);
+    if (rc < 0) {
+        if (!ps->dead && ps->s->cell)
+            replace(ps->p, ps->s, err);
+        ps->dead = true;
+        return -EIO;
+    }
+    return 0;
+}
+
 void pool_session_close(struct pool_session *ps)
 {
     if (!ps)

@@ -82,6 +82,11 @@ int pool_session_open(struct pool *p, const struct session_limits *l, struct poo
 void pool_session_call(struct pool_session *ps, enum session_mode mode, const struct job *j,
                        struct session_result *out, uint8_t **payload, bool *dead);
 
+/* The session's totals as they stand now (its processes between calls included). Not while a
+ * call of it runs (the caller keeps them apart). Returns 0 with *t; -EIO when its cell failed
+ * (now or before: replaced, the session gone, as pool_session_call's *dead). */
+int pool_session_status(struct pool_session *ps, struct session_totals *t);
+
 /* Closes the session (every process of it ended, its cell wiped as after a job) and gives
  * the cell back to the pool. NULL: no-op. */
 void pool_session_close(struct pool_session *ps);

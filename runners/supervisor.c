@@ -218,6 +218,25 @@ static int make_parents(int wfd, const char *path, unsigned uid, unsigned gid)
 
 /* Writes the job's files; in a session a file may replace one there (a regular file only: a
  * FIFO or device planted under the name is refused, never opened for blocking I/O). */
+/* A file of a session's call that could not be placed, for errno e: the session's doing (RE)
+ * when its own file is in the way (a directory, a link, a FIFO) or its disk is full (what
+ * it wrote fills its work dir), ours (SE) otherwise. Returns -1. */
+static int place_failed(const struct supervisor *s, struct job_result *res, const char *what,
+                        const char *path, int e)
+{
+    if (!s->sess.open || e == ENOMEM || e == EIO) {
+        set_se(res, what, e);
+        return -1;
+    }
+    res->status = JOB_RE;
+    snprintf(res->message, sizeof(res->message), SESSION_PLACE_FAILED "%.100s: %.40s%s", path,
+             strerror(e),
+             e == ENOSPC || e == EDQUOT
+                 ? " (the session's disk is full: what its calls wrote fills its work dir)"
+                 : "");
+    return -1;
+}
+
 static int place_files(const struct supervisor *s, const struct job *j, struct job_result *res)
 {
     if (j->nfiles == 0)
@@ -252,23 +271,14 @@ static int place_files(const struct supervisor *s, const struct job *j, struct j
             fd = -1;
         }
         if (fd < 0) {
-            /* a session's own file in the way (a directory, a link, a FIFO) is its doing */
-            if (s->sess.open && e != ENOSPC && e != EDQUOT && e != ENOMEM) {
-                res->status = JOB_RE;
-                snprintf(res->message, sizeof(res->message), SESSION_PLACE_FAILED "%.200s: %s",
-                         f->path, strerror(e));
-            } else {
-                set_se(res, "create job file", e);
-            }
-            rc = -1;
+            rc = place_failed(s, res, "create job file", f->path, e);
             break;
         }
         size_t off = 0;
         while (off < f->len) {
             ssize_t w = write(fd, f->data + off, f->len - off);
             if (w <= 0) {
-                set_se(res, "write job file", w < 0 ? errno : EIO);
-                rc = -1;
+                rc = place_failed(s, res, "write job file", f->path, w < 0 ? errno : EIO);
                 break;
             }
             off += (size_t)w;
@@ -1136,6 +1146,15 @@ void supervisor_session_tick(struct supervisor *s)
     int64_t usage = cg_job_usage(&s->sess.cg);
     if (usage > 0 && (uint64_t)usage > s->sess.peak)
         s->sess.peak = (uint64_t)usage;
+}
+
+void supervisor_session_status(struct supervisor *s, struct session_totals *t)
+{
+    memset(t, 0, sizeof(*t));
+    if (!s->sess.open)
+        return;
+    supervisor_session_tick(s);
+    session_totals(s, t);
 }
 
 void supervisor_session_close(struct supervisor *s)

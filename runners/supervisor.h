@@ -85,6 +85,9 @@ int supervisor_session_call(struct supervisor *s, enum session_mode mode, const 
  * enforces the session's CPU limit on what runs between calls. */
 void supervisor_session_tick(struct supervisor *s);
 
+/* A tick, then the session's totals as they stand (all zero when none is open). */
+void supervisor_session_status(struct supervisor *s, struct session_totals *t);
+
 /* Closes the session: every process of it killed and reaped; its cgroup and directories are
  * then readied for the next job by supervisor_prepare, as a job's are. */
 void supervisor_session_close(struct supervisor *s);

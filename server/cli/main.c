@@ -328,6 +328,12 @@ static const struct opt serve_table[] = {
     {"max-sessions", 0, OPT_INT, &serve_opts.max_sessions, "N",
      "sessions open at once, each holding a cell (default min(32, max-cells); 0: off)", 0,
      SESSION_MAX},
+    {"client-sessions", 0, OPT_INT, &serve_opts.client_sessions, "N",
+     "sessions one client address may hold open (default max(1, 3/4 of max-sessions): others always find some)", 1, SESSION_MAX},
+    {"session-idle-max", 0, OPT_DURATION, &serve_opts.session_idle_max_ms, "SECONDS",
+     "the most idle_ms a session may ask for (default 3600; at most 86400)", 0, 0},
+    {"session-lifetime-max", 0, OPT_DURATION, &serve_opts.session_lifetime_max_ms, "SECONDS",
+     "the most lifetime_ms a session may ask for (default 21600; at most 86400)", 0, 0},
     {"cell-idle", 0, OPT_DURATION, &serve_opts.cell_idle_ms, "SECONDS",
      "stop a cell beyond --cells idle this long (default 30)", 0, 0},
     {"python-warm", 0, OPT_STRING, &serve_opts.python_warm, "on|off",
@@ -337,9 +343,19 @@ static const struct opt serve_table[] = {
     {"queue", 0, OPT_INT, &serve_opts.queue, "N", "requests waiting beyond those (default 4096)", 1,
      1000000},
     {"client-share", 0, OPT_INT, &serve_opts.client_share, "N",
-     "requests one client may have waiting (default max(queue/4, 64))", 1, 1000000},
+     "requests one client address may have waiting, all its labels together (default "
+     "max(queue/4, 64))",
+     1, 1000000},
     {"queue-bytes", 0, OPT_BYTES, &serve_opts.queue_bytes, "SIZE",
      "request bytes held by waiting and running requests (default 256M; >= --max-body)", 0, 0},
+    {"client-bytes", 0, OPT_BYTES, &serve_opts.client_bytes, "SIZE",
+     "of those, what one client address's may hold (default max(3/4 of queue-bytes, max-body): "
+     "others always find room; >= --max-body)",
+     0, 0},
+    {"trusted-proxy", 0, OPT_STRING, &serve_opts.trusted_proxy, "ADDR[,ADDR...]",
+     "balancers (IPv4 addresses or ADDR/BITS) whose X-Forwarded-For or X-Real-IP names the "
+     "client's address for the per-client shares (default: none)",
+     0, 0},
     {"max-body", 0, OPT_BYTES, &serve_opts.max_body, "SIZE", "request body limit (default 16M)", 0,
      0},
     {"max-header", 0, OPT_BYTES, &serve_opts.max_header, "SIZE",
@@ -347,7 +363,7 @@ static const struct opt serve_table[] = {
     {"connections", 0, OPT_INT, &serve_opts.connections, "N",
      "open connections at most (default 4096)", 1, 1000000},
     {"peer-connections", 0, OPT_INT, &serve_opts.peer_connections, "N",
-     "open connections from one address at most (default min(256, connections); behind a "
+     "open connections from one address at most (default connections/4; behind a "
      "balancer: at least the balancer's own)",
      1, 1000000},
     {"idle-timeout", 0, OPT_DURATION, &serve_opts.idle_timeout_ms, "SECONDS",

@@ -36,7 +36,6 @@
 /* Idle connections and unfinished requests: seconds, as uvicorn's 5 s keep-alive (docs/design.md,
  * "Connections and framing"). */
 #define DEFAULT_IDLE_MS          15000
-#define DEFAULT_PEER_CONNECTIONS 256
 #define DEFAULT_PEER_STREAM      (64ull << 20)
 
 static int parse_listen(const char *s, char *host, size_t cap, int *port)
@@ -98,6 +97,15 @@ static int start_sched(const struct serve_opts *o, int cells, int max_cells, str
     if (sc.max_bytes < max_body) /* else a request the body limit admits could never run */
         return err_set(err, -EINVAL, "--queue-bytes (%llu) must be at least --max-body (%llu)",
                        (unsigned long long)sc.max_bytes, (unsigned long long)max_body);
+    sc.client_bytes = o->client_bytes ? o->client_bytes : sc.max_bytes / 4 * 3;
+    if (!o->client_bytes && sc.client_bytes < max_body)
+        sc.client_bytes = max_body;
+    if (sc.client_bytes < max_body || sc.client_bytes > sc.max_bytes)
+        return err_set(err, -EINVAL,
+                       "--client-bytes (%llu) must be from --max-body (%llu) to --queue-bytes "
+                       "(%llu)",
+                       (unsigned long long)sc.client_bytes, (unsigned long long)max_body,
+                       (unsigned long long)sc.max_bytes);
     return sched_new(&sc, &p->sched, err);
 }
 
@@ -115,7 +123,9 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
     uint64_t max_header = o->max_header ? o->max_header : 32u << 10;
     int64_t idle_ms = o->idle_timeout_ms ? o->idle_timeout_ms : DEFAULT_IDLE_MS;
     long connections = o->connections ? o->connections : 4096;
-    long peer_connections = o->peer_connections ? o->peer_connections : DEFAULT_PEER_CONNECTIONS;
+    long peer_connections = o->peer_connections ? o->peer_connections
+                            : connections / 4 > 0 ? connections / 4
+                                                  : 1;
     if (peer_connections > connections)
         peer_connections = connections;
     uint64_t peer_stream = o->peer_stream_bytes ? o->peer_stream_bytes : DEFAULT_PEER_STREAM;
@@ -138,6 +148,13 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
         return err_set(err, -EINVAL, "--idle-timeout must be 1 s..1 day");
     if (peer_stream < (64u << 10))
         return err_set(err, -EINVAL, "--peer-stream-bytes must be at least 64K");
+    if ((o->session_idle_max_ms && o->session_idle_max_ms < 1000) ||
+        o->session_idle_max_ms > SESSION_CEILING_MAX ||
+        (o->session_lifetime_max_ms && o->session_lifetime_max_ms < 1000) ||
+        o->session_lifetime_max_ms > SESSION_CEILING_MAX)
+        return err_set(err, -EINVAL,
+                       "--session-idle-max and --session-lifetime-max must be "
+                       "1 s..1 day");
     const char *db = o->db ? o->db : VERDICT_DB;
     if ((rc = dataset_open(db, &p->datasets, err)) < 0)
         return rc;
@@ -168,6 +185,8 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
     struct sessions_config sc = {.pool = p->engine.pool,
                                  .env = &p->engine.env,
                                  .max = (int)max_sessions,
+                                 .client_max = (int)o->client_sessions,
+                                 .ceil = {o->session_idle_max_ms, o->session_lifetime_max_ms},
                                  .interp = verdict_jupyter_driver,
                                  .interp_len = verdict_jupyter_driver_len};
     if (max_sessions > 0 && (rc = sessions_new(&sc, &p->sessions, err)) < 0)
@@ -184,7 +203,8 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
                             .store = p->store,
                             .listen_host = host,
                             .dashboard_token = o->dashboard_token,
-                            .sessions = p->sessions};
+                            .sessions = p->sessions,
+                            .trusted_proxies = o->trusted_proxy};
     if ((rc = api_new(&ac, &p->api, err)) < 0)
         return rc;
     struct http_config hc = {.host = host,

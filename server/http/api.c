@@ -117,14 +117,26 @@ double api_now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+void api_client(struct api *a, struct http_exchange *x, char peer[PEER_ADDR_LEN], char *label,
+                size_t cap)
+{
+    peer_address(&a->proxies, x, peer, PEER_ADDR_LEN);
+    peer_label(x, label, cap);
+}
+
 int api_queue(struct api *a, struct http_exchange *x, enum sched_class kind, unsigned share,
               double deadline, sched_fn fn, sched_fn expire, void *arg)
 {
-    char client[SCHED_CLIENT_LEN];
+    char peer[PEER_ADDR_LEN], label[SCHED_CLIENT_LEN];
+    api_client(a, x, peer, label, sizeof(label));
     size_t len;
     http_body(x, &len); /* the body stays held until the reply */
-    struct sched_ticket t = {http_client(x, client, sizeof(client)), len / (share ? share : 1) + 1,
-                             kind, deadline, expire};
+    struct sched_ticket t = {.peer = peer,
+                             .client = label,
+                             .bytes = len / (share ? share : 1) + 1,
+                             .kind = kind,
+                             .deadline = deadline,
+                             .expire = expire};
     return sched_submit(a->cfg.sched, &t, fn, arg);
 }
 
@@ -143,14 +155,34 @@ struct json *api_read_body(struct api *a, struct http_exchange *x)
     return body;
 }
 
+const char *api_busy_text(int rc)
+{
+    switch (rc) {
+    case -EDQUOT:
+        return "server busy: this client's share of the queue is full (--client-share requests "
+               "waiting from one address, all its X-Verdict-Client labels together); retry";
+    case -ENOBUFS:
+        return "server busy: this client's share of the request bytes is full (--client-bytes "
+               "held by one address's waiting and running requests); retry";
+    case -EBUSY:
+        return "server busy: the queue or the request bytes it may hold (--queue, "
+               "--queue-bytes) are full; retry";
+    default:
+        return "server shutting down";
+    }
+}
+
 void api_reply_busy(struct api *a, struct http_exchange *x, int rc)
 {
     http_add_header(x, "Retry-After", "1");
-    api_reply_detail(a, x, 503,
-                     rc == -EBUSY
-                         ? "server busy: the queue, this client's share of it or the request bytes "
-                           "it may hold are full; retry"
-                         : "server shutting down");
+    struct json *d = json_object();
+    json_set_str(d, "detail", api_busy_text(rc));
+    json_set_str(d, "reason",
+                 rc == -EDQUOT    ? "client_share"
+                 : rc == -ENOBUFS ? "client_bytes"
+                 : rc == -EBUSY   ? "queue_full"
+                                  : "stopping");
+    api_reply_json(a, x, 503, d);
 }
 
 /* ---- other routes ---------------------------------------------------------------------- */
@@ -189,6 +221,12 @@ static void healthz(struct api *a, struct http_exchange *x)
     json_set_num(q, "running", st.running);
     json_set_num(q, "capacity", st.capacity);
     json_set_num(q, "expired", (double)st.expired);
+    json_set_num(q, "client_share", st.client_share);
+    json_set_num(q, "client_bytes", (double)st.client_bytes);
+    struct json *refused = json_set(q, "refused", json_object()); /* by the 503's reason */
+    json_set_num(refused, "queue_full", (double)(st.refused_full + st.refused_bytes));
+    json_set_num(refused, "client_share", (double)st.refused_share);
+    json_set_num(refused, "client_bytes", (double)st.refused_client_bytes);
     struct json *c = json_set(d, "compile_cache", json_object());
     json_set_num(c, "hits", (double)cs.hits);
     json_set_num(c, "misses", (double)cs.misses);
@@ -408,6 +446,11 @@ int api_new(const struct api_config *cfg, struct api **out, char err[ERR_LEN])
     if (!a)
         return err_set(err, -ENOMEM, "out of memory");
     a->cfg = *cfg;
+    int rc = peer_proxies_parse(cfg->trusted_proxies, &a->proxies, err);
+    if (rc < 0) {
+        free(a);
+        return rc;
+    }
     a->env.pool = cfg->pool;
     a->env.cache = cfg->cache;
     a->env.gpus = cfg->gpus;

@@ -36,6 +36,8 @@ struct api_config {
                                        by api_new only */
     const char *dashboard_token;    /* NULL or "": none (see api_dashboard_allowed) */
     struct sessions *sessions;      /* NULL: sessions off (--max-sessions 0) */
+    const char *trusted_proxies;    /* --trusted-proxy: whose forwarded address is the
+                                       client's (server/http/peer.h); NULL: none */
 };
 
 struct api;

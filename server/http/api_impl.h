@@ -14,6 +14,7 @@
 
 #include "server/http/api.h"
 #include "server/http/metrics.h"
+#include "server/http/peer.h"
 #include "server/http/record.h"
 #include "server/http/request.h"
 #include "server/http/stats.h"
@@ -29,6 +30,7 @@ struct api {
     bool loopback;                 /* listening on 127.0.0.1 (or ::1) only */
     char listen[64];               /* the address listened on (cfg.listen_host, copied) */
     atomic_int port;               /* the port listened on (api_set_port); 0: not yet */
+    struct peer_proxies proxies;   /* cfg.trusted_proxies, parsed */
     time_t started;
     atomic_ulong answered;
 };
@@ -64,17 +66,25 @@ void api_reply_422_in(struct api *a, struct http_exchange *x, const char *where,
                       const char *field, const char *msg);
 /* A request_error as FastAPI's 422 (loc prefixed with "body"). */
 void api_reply_error(struct api *a, struct http_exchange *x, const struct request_error *e);
-/* Queues fn(arg) as this exchange's work: its client (X-Verdict-Client, else the peer's
- * address), its class and its weight, the body's length shared out over share items (1 for
- * a whole request; a batch's distinct items); still queued at deadline (monotonic seconds,
- * 0: never) it gets expire(arg) instead. Returns sched_submit's code; fn owns arg once it is
- * 0. Never blocks. */
+/* Who x is counted under (server/http/peer.h): its address (a trusted proxy's forwarded one)
+ * into peer, its label (X-Verdict-Client, "" none) into label (cap bytes). Only valid in the
+ * handler's call. */
+void api_client(struct api *a, struct http_exchange *x, char peer[PEER_ADDR_LEN], char *label,
+                size_t cap);
+/* Queues fn(arg) as this exchange's work: its client (api_client), its class and its weight, the
+ * body's length shared out over share items (1 for a whole request; a batch's distinct items);
+ * still queued at deadline (monotonic seconds, 0: never) it gets expire(arg) instead. Returns
+ * sched_submit's code; fn owns arg once it is 0. Never blocks. */
 int api_queue(struct api *a, struct http_exchange *x, enum sched_class kind, unsigned share,
               double deadline, sched_fn fn, sched_fn expire, void *arg);
 /* CLOCK_MONOTONIC in seconds: the scheduler's deadlines and the queue-time histogram. */
 double api_now_s(void);
-/* 503 with Retry-After for a scheduler refusal (-EBUSY: queue full; else shutting down). */
+/* 503 with Retry-After for a scheduler refusal (sched_submit's -EBUSY, -EDQUOT, -ENOBUFS or
+ * -ESHUTDOWN), its detail naming the bound and its reason "queue_full", "client_share",
+ * "client_bytes" or "stopping". */
 void api_reply_busy(struct api *a, struct http_exchange *x, int rc);
+/* The same refusal's text for a batch item. */
+const char *api_busy_text(int rc);
 
 /* The request body as JSON, or NULL after a 422 (a NUL in it, or not JSON). The caller frees
  * it. */

@@ -294,11 +294,7 @@ static void batch_submit(struct batch *b, struct batch_job **jobs, int njobs)
         if (rc == 0)
             continue;
         struct request_error e;
-        request_fail(&e, "busy",
-                     rc == -EBUSY ? "server busy: the queue, this client's share of it or the "
-                                    "request bytes it may hold are full; retry this item"
-                                  : "server shutting down; retry this item",
-                     NULL, NULL, NULL);
+        request_fail(&e, "busy", api_busy_text(rc), NULL, NULL, NULL);
         for (int i = 0; i < jobs[k]->nids; i++)
             batch_error(b, jobs[k]->ids[i], &e);
         batch_job_free(jobs[k]);

@@ -24,14 +24,14 @@ static bool path_id(struct api *a, struct http_exchange *x, char id[SESSION_ID_L
     size_t n = strcspn(p, "/");
     if (n > SESSION_ID_LEN) {
         api_reply_422_in(a, x, "path", "string_pattern_mismatch", "id",
-                         "a session id is 32 lowercase hex characters");
+                         "a session id is " SESSION_ID_TEXT);
         return false;
     }
     memcpy(id, p, n);
     id[n] = '\0';
     if (!session_id_ok(id)) {
         api_reply_422_in(a, x, "path", "string_pattern_mismatch", "id",
-                         "a session id is 32 lowercase hex characters");
+                         "a session id is " SESSION_ID_TEXT);
         return false;
     }
     return true;
@@ -88,7 +88,8 @@ struct open_job {
     struct api *api;
     struct http_exchange *x;
     struct session_spec spec;
-    char client[SCHED_CLIENT_LEN];
+    char client[SESSION_CLIENT_LEN]; /* its label, or its address */
+    char peer[PEER_ADDR_LEN];
 };
 
 static void open_work(void *arg)
@@ -97,13 +98,18 @@ static void open_work(void *arg)
     struct api *a = w->api;
     struct session_info info;
     char err[ERR_LEN] = "";
-    int rc = sessions_open(a->cfg.sessions, &w->spec, w->client, &info, err);
+    int rc = sessions_open(a->cfg.sessions, &w->spec, w->client, w->peer, &info, err);
     if (rc == 0) {
         struct json *d = render_session(&info, NULL, SESSION_ID_LEN);
         if (d)
             api_reply_json(a, w->x, 201, d);
         else
             api_reply_detail(a, w->x, 500, "out of memory");
+    } else if (rc == -EDQUOT) { /* this client's own sessions: retrying will not help */
+        struct json *d = json_object();
+        json_set_str(d, "detail", err);
+        json_set_str(d, "reason", "client_sessions");
+        api_reply_json(a, w->x, 429, d);
     } else if (rc == -EBUSY || rc == -ESHUTDOWN) {
         http_add_header(w->x, "Retry-After", "1");
         api_reply_detail(a, w->x, 503, err);
@@ -124,7 +130,8 @@ void api_session_open(struct api *a, struct http_exchange *x)
         return;
     struct open_job *w = calloc(1, sizeof(*w));
     struct request_error e;
-    int rc = w ? request_parse_session_open(a->cfg.langs, body, &w->spec, &e) : -ENOMEM;
+    struct session_ceilings ceil = sessions_ceilings(a->cfg.sessions);
+    int rc = w ? request_parse_session_open(a->cfg.langs, body, &ceil, &w->spec, &e) : -ENOMEM;
     json_free(body);
     if (rc < 0) {
         refuse(a, x, w != NULL, &e);
@@ -133,7 +140,9 @@ void api_session_open(struct api *a, struct http_exchange *x)
     }
     w->api = a;
     w->x = x;
-    http_client(x, w->client, sizeof(w->client));
+    api_client(a, x, w->peer, w->client, sizeof(w->client));
+    if (!w->client[0]) /* no label: shown by its address */
+        memcpy(w->client, w->peer, sizeof(w->peer));
     if ((rc = api_queue(a, x, SCHED_WALL, 1, 0, open_work, NULL, w)) == 0)
         return;
     free(w);

@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "runners/buf.h"
+#include "server/util/utf8.h"
 
 struct http_server {
     struct MHD_Daemon *mhd;
@@ -119,7 +120,7 @@ static struct http_exchange *exchange_new(struct http_server *s, struct MHD_Conn
         x->addr = sa->sin_addr.s_addr;
     }
     const char *label = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Verdict-Client");
-    snprintf(x->label, sizeof(x->label), "%s", label ? label : "");
+    utf8_copy(x->label, sizeof(x->label), label); /* stored and shown: valid UTF-8 */
     buf_init(&x->body, s->max_body);
     buf_init(&x->pending, HTTP_MAX_PENDING);
     return x;
@@ -570,12 +571,6 @@ const char *http_body(const struct http_exchange *x, size_t *len)
 const char *http_header(struct http_exchange *x, const char *name)
 {
     return MHD_lookup_connection_value(x->conn, MHD_HEADER_KIND, name);
-}
-
-const char *http_client(struct http_exchange *x, char *buf, size_t cap)
-{
-    snprintf(buf, cap, "%s", x->label[0] ? x->label : x->peer);
-    return buf;
 }
 
 const char *http_peer(const struct http_exchange *x)

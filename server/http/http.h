@@ -58,13 +58,9 @@ const char *http_path(const struct http_exchange *x);
 const char *http_body(const struct http_exchange *x, size_t *len);
 /* A request header (case-insensitive name), or NULL. Only valid in the handler's call. */
 const char *http_header(struct http_exchange *x, const char *name);
-/* Who sent the request, for the scheduler's per-client shares: the X-Verdict-Client header
- * when present (a trainer's own name for itself), else the peer's IPv4 address; cut to fit
- * buf (cap bytes). Returns buf. Only valid in the handler's call. */
-const char *http_client(struct http_exchange *x, char *buf, size_t cap);
-
 /* The peer's IPv4 address ("?" when unknown), and the X-Verdict-Client header (NULL when
- * none), both read when the request arrived: valid from any thread until the reply. */
+ * none; invalid UTF-8 in it replaced by U+FFFD), both read when the request arrived: valid
+ * from any thread until the reply. server/http/peer.h says who a request is counted under. */
 const char *http_peer(const struct http_exchange *x);
 const char *http_label(const struct http_exchange *x);
 /* When the request arrived (CLOCK_MONOTONIC seconds): its latency at reply time. */

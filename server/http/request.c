@@ -735,7 +735,8 @@ static int whole(const struct json *b, const char *key, int64_t lo, int64_t hi, 
 }
 
 int request_parse_session_open(const struct lang_set *langs, const struct json *body,
-                               struct session_spec *spec, struct request_error *e)
+                               const struct session_ceilings *ceil, struct session_spec *spec,
+                               struct request_error *e)
 {
     memset(spec, 0, sizeof(*spec));
     if (!json_is_object(body))
@@ -758,8 +759,10 @@ int request_parse_session_open(const struct lang_set *langs, const struct json *
         whole(lim, "call_memory_mb", 1, mem, mem, &call_mem, e) < 0 ||
         whole(lim, "call_time_ms", 1, REQUEST_MAX_TIME_MS, 10000, &call_cpu, e) < 0 ||
         whole(lim, "call_wall_ms", 1, REQUEST_MAX_WALL_MS, 30000, &call_wall, e) < 0 ||
-        whole(lim, "idle_ms", 1000, 86400000, 300000, &idle, e) < 0 ||
-        whole(lim, "lifetime_ms", 1000, 86400000, 3600000, &life, e) < 0)
+        whole(lim, "idle_ms", 1000, ceil->idle_ms, ceil->idle_ms < 300000 ? ceil->idle_ms : 300000,
+              &idle, e) < 0 ||
+        whole(lim, "lifetime_ms", 1000, ceil->lifetime_ms,
+              ceil->lifetime_ms < 3600000 ? ceil->lifetime_ms : 3600000, &life, e) < 0)
         return -EINVAL;
     for (const struct json *m = json_first(lim); m; m = json_next(m)) {
         static const char *const known[] = {"memory_mb",      "cpu_ms",       "pids",

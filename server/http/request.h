@@ -84,10 +84,11 @@ void jupyter_request_fini(struct jupyter_request *j);
 /* ---- /v1/sessions (docs/api.md, "Sessions") -------------------------------------------------- */
 #define SESSION_STREAMS_DIR ".verdict_session" /* a Python session's output files: refused */
 
-/* POST /v1/sessions: the language and limits into *spec (defaults filled). Returns 0, or
- * -EINVAL with e filled. */
+/* POST /v1/sessions: the language and limits into *spec (defaults filled; idle_ms and
+ * lifetime_ms at most ceil's, their defaults no more). Returns 0, or -EINVAL with e filled. */
 int request_parse_session_open(const struct lang_set *langs, const struct json *body,
-                               struct session_spec *spec, struct request_error *e);
+                               const struct session_ceilings *ceil, struct session_spec *spec,
+                               struct request_error *e);
 
 /* POST /v1/sessions/{id}/exec, for a session of language l: code or cells (Python only),
  * stdin, files, fetch_files and timeout_ms, into a judge_request's members (code, files,

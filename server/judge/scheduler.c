@@ -1,23 +1,30 @@
 /*
- * scheduler: per-client sub-queues taken in turn, under one mutex.
+ * scheduler: per-peer, then per-label sub-queues taken in turn, under one mutex.
  *
- * Storage is allocated once, at sched_new: `capacity` items and `capacity` clients (a client
- * exists only while it has an item queued, so there are never more clients than items), each
- * on a free list, and a hash table of clients by (name, class). Submission finds or makes the
- * client (O(1) on average), appends the item to the client's FIFO and, when the client was
- * idle, appends the client to its class's ring. A worker of a class takes the ring's first
- * client, pops its oldest item, and puts the client back at the ring's end while it has more
- * (round robin), or frees it. So dispatch is fair between clients and FIFO within one.
+ * Storage is allocated once, at sched_new: `capacity` items and `capacity` labels (a label
+ * exists only while it has an item queued, so there are never more labels than items), and
+ * capacity + workers peers (a peer exists while it has an item queued or running), each on a
+ * free list, with a hash table of labels by (peer, name, class) and one of peers by name.
  *
- * Bytes: `held` counts the weights of queued and running items; a worker subtracts an item's
- * weight after its fn returns, when the request's memory is gone.
+ * Submission finds or makes the peer and the label (O(1) on average) and appends the item to
+ * the label's FIFO; a label that was idle joins its peer's ring of that class, a peer that
+ * was idle in that class joins the class's ring. A worker of a class takes the ring's first
+ * peer, that peer's first label, and the label's oldest item; the label goes back to the end
+ * of its peer's ring while it has more, the peer to the end of the class's ring while it has
+ * more (round robin at both levels). So dispatch is fair between peers, fair between one
+ * peer's labels, and FIFO within one label.
+ *
+ * Bytes: `held` counts the weights of queued and running items, and each peer's `bytes` its
+ * own; a worker subtracts an item's weight after its fn returns, when the request's memory is
+ * gone.
  *
  * Expiry: the timer thread wakes every SCHED_TICK_MS while items with deadlines are queued
  * (`timed` counts them; a submission wakes it only when it had stopped ticking), unlinks those past
- * due from their clients' FIFOs and calls their expire functions after dropping the lock.
+ * due from their labels' FIFOs and calls their expire functions after dropping the lock.
  *
- * Invariants under the lock: count = sum of clients' n = items not on the free list;
- * a client is in the hash and in exactly one ring iff n > 0.
+ * Invariants under the lock: count = sum of labels' n = sum of peers' queued; a label is in
+ * the hash and in exactly one peer ring iff n > 0; a peer is in the class ring k iff it has
+ * items queued in k, and in the hash iff refs (items queued, running or expiring) > 0.
  */
 #include "server/judge/scheduler.h"
 
@@ -37,20 +44,32 @@ struct item {
     uint64_t bytes;
     double deadline; /* 0: none */
     sched_fn expire;
-    struct item *next; /* in its client's FIFO, or the free list */
+    struct peer *peer;
+    struct item *next; /* in its label's FIFO, or the free list */
 };
 
-struct client {
+struct client { /* a label of a peer, in one class */
     char name[SCHED_CLIENT_LEN];
     int kind;
+    struct peer *peer;
     int n;                        /* items queued */
     struct item *head, *tail;     /* its FIFO */
-    struct client *next_in_ring;  /* in its class's ring, or the free list */
+    struct client *next_in_ring;  /* in its peer's ring of its class, or the free list */
     struct client *next_in_chain; /* in its hash bucket */
 };
 
-struct ring {
-    struct client *head, *tail;
+struct peer {
+    char name[SCHED_PEER_LEN];
+    int refs;                                   /* items queued, running or expiring */
+    uint64_t bytes;                             /* their weights */
+    int queued[NCLASS];                         /* items queued, by class */
+    struct client *head[NCLASS], *tail[NCLASS]; /* its labels with items queued, by class */
+    struct peer *next_in_ring[NCLASS];          /* in a class's ring */
+    struct peer *next_in_chain;                 /* in its hash bucket, or the free list */
+};
+
+struct ring { /* a class's peers with items queued */
+    struct peer *head, *tail;
     pthread_cond_t work;
 };
 
@@ -65,11 +84,13 @@ struct sched {
     struct ring rings[NCLASS];
     struct item *items, *free_items;
     struct client *clients, *free_clients;
+    struct peer *peers, *free_peers;
     struct client **buckets;
-    size_t nbuckets; /* a power of two */
-    int cap, share, count, running, nclients;
-    uint64_t max_bytes, held;
-    uint64_t refused_full, refused_share, refused_bytes, expired;
+    struct peer **peer_buckets;
+    size_t nbuckets; /* a power of two, for both tables */
+    int cap, share, count, running, nclients, npeers, npeer_slots;
+    uint64_t max_bytes, client_bytes, held;
+    uint64_t refused_full, refused_share, refused_bytes, refused_client_bytes, expired;
     bool stopping;
     int nworkers, ngpu, nwall;
     struct worker *workers;
@@ -87,33 +108,73 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static size_t hash(const char *name, int kind, size_t nbuckets)
+static size_t hash(const void *salt, const char *name, int kind, size_t nbuckets)
 {
-    uint64_t h = 1469598103934665603ull ^ (uint64_t)kind; /* FNV-1a */
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)kind ^ (uint64_t)(uintptr_t)salt; /* FNV-1a */
     for (const unsigned char *p = (const unsigned char *)name; *p; p++)
         h = (h ^ *p) * 1099511628211ull;
     return (size_t)(h & (nbuckets - 1));
 }
 
-static struct client **find(struct sched *s, const char *name, int kind)
+static struct peer **find_peer(struct sched *s, const char *name)
 {
-    struct client **c = &s->buckets[hash(name, kind, s->nbuckets)];
-    while (*c && ((*c)->kind != kind || strcmp((*c)->name, name) != 0))
+    struct peer **p = &s->peer_buckets[hash(NULL, name, 0, s->nbuckets)];
+    while (*p && strcmp((*p)->name, name) != 0)
+        p = &(*p)->next_in_chain;
+    return p;
+}
+
+/* The peer's entry, made when it has none, or NULL when every entry is taken (items still
+ * expiring hold theirs). */
+static struct peer *peer_get(struct sched *s, const char *name)
+{
+    struct peer **slot = find_peer(s, name);
+    if (*slot)
+        return *slot;
+    struct peer *p = s->free_peers;
+    if (!p)
+        return NULL;
+    s->free_peers = p->next_in_chain;
+    memset(p, 0, sizeof(*p));
+    snprintf(p->name, sizeof(p->name), "%s", name);
+    *slot = p;
+    s->npeers++;
+    return p;
+}
+
+/* Drops one item's hold on its peer: its weight, and the entry with its last item. */
+static void peer_drop(struct sched *s, struct peer *p, uint64_t bytes)
+{
+    p->bytes -= bytes;
+    if (--p->refs > 0)
+        return;
+    struct peer **slot = find_peer(s, p->name);
+    *slot = p->next_in_chain;
+    p->next_in_chain = s->free_peers;
+    s->free_peers = p;
+    s->npeers--;
+}
+
+static struct client **find(struct sched *s, const struct peer *p, const char *name, int kind)
+{
+    struct client **c = &s->buckets[hash(p, name, kind, s->nbuckets)];
+    while (*c && ((*c)->kind != kind || (*c)->peer != p || strcmp((*c)->name, name) != 0))
         c = &(*c)->next_in_chain;
     return c;
 }
 
-/* The client's entry, made (and put in the hash) when it has none. */
-static struct client *client_get(struct sched *s, const char *name, int kind)
+/* The label's entry, made (and put in the hash) when it has none. */
+static struct client *client_get(struct sched *s, struct peer *p, const char *name, int kind)
 {
-    struct client **slot = find(s, name, kind);
+    struct client **slot = find(s, p, name, kind);
     if (*slot)
         return *slot;
-    struct client *c = s->free_clients; /* never NULL: clients <= items < capacity */
+    struct client *c = s->free_clients; /* never NULL: labels <= items < capacity */
     s->free_clients = c->next_in_ring;
     memset(c, 0, sizeof(*c));
     snprintf(c->name, sizeof(c->name), "%s", name);
     c->kind = kind;
+    c->peer = p;
     *slot = c;
     s->nclients++;
     return c;
@@ -121,45 +182,69 @@ static struct client *client_get(struct sched *s, const char *name, int kind)
 
 static void client_put(struct sched *s, struct client *c)
 {
-    struct client **slot = find(s, c->name, c->kind);
+    struct client **slot = find(s, c->peer, c->name, c->kind);
     *slot = c->next_in_chain;
     c->next_in_ring = s->free_clients;
     s->free_clients = c;
     s->nclients--;
 }
 
-static void ring_push(struct ring *r, struct client *c)
+static void ring_push(struct ring *r, struct peer *p, int kind)
 {
-    c->next_in_ring = NULL;
+    p->next_in_ring[kind] = NULL;
     if (r->tail)
-        r->tail->next_in_ring = c;
+        r->tail->next_in_ring[kind] = p;
     else
-        r->head = c;
-    r->tail = c;
+        r->head = p;
+    r->tail = p;
 }
 
-static struct client *ring_pop(struct ring *r)
+static struct peer *ring_pop(struct ring *r, int kind)
 {
-    struct client *c = r->head;
-    r->head = c->next_in_ring;
+    struct peer *p = r->head;
+    r->head = p->next_in_ring[kind];
     if (!r->head)
         r->tail = NULL;
+    return p;
+}
+
+static void label_push(struct peer *p, struct client *c)
+{
+    int k = c->kind;
+    c->next_in_ring = NULL;
+    if (p->tail[k])
+        p->tail[k]->next_in_ring = c;
+    else
+        p->head[k] = c;
+    p->tail[k] = c;
+}
+
+static struct client *label_pop(struct peer *p, int kind)
+{
+    struct client *c = p->head[kind];
+    p->head[kind] = c->next_in_ring;
+    if (!p->head[kind])
+        p->tail[kind] = NULL;
     return c;
 }
 
-/* The next item of a class, round robin over its clients. The ring must not be empty. */
+/* The next item of a class, round robin over its peers and each peer's labels. The ring must
+ * not be empty. The item keeps its hold on its peer (the caller drops it when done). */
 static struct item take(struct sched *s, int kind)
 {
     struct ring *r = &s->rings[kind];
-    struct client *c = ring_pop(r);
+    struct peer *p = ring_pop(r, kind);
+    struct client *c = label_pop(p, kind);
     struct item *it = c->head;
     c->head = it->next;
     if (!c->head)
         c->tail = NULL;
     if (--c->n > 0)
-        ring_push(r, c);
+        label_push(p, c);
     else
         client_put(s, c);
+    if (--p->queued[kind] > 0)
+        ring_push(r, p, kind);
     struct item copy = *it;
     it->next = s->free_items;
     s->free_items = it;
@@ -168,8 +253,7 @@ static struct item take(struct sched *s, int kind)
     return copy;
 }
 
-/* Unlinks the items of client c past due at now onto *out (a list through next); frees the
- * client when it has none left. */
+/* Unlinks the items of label c past due at now onto *out (a list through next). */
 static void take_expired(struct sched *s, struct client *c, double now, struct item **out)
 {
     struct item **pp = &c->head, *last = NULL;
@@ -180,6 +264,7 @@ static void take_expired(struct sched *s, struct client *c, double now, struct i
             it->next = *out;
             *out = it;
             c->n--;
+            c->peer->queued[c->kind]--;
             s->count--;
             s->timed--;
             s->expired++;
@@ -191,12 +276,12 @@ static void take_expired(struct sched *s, struct client *c, double now, struct i
     c->tail = last;
 }
 
-/* Every client of ring r with expired items loses them; emptied clients leave the ring. */
-static void expire_ring(struct sched *s, struct ring *r, double now, struct item **out)
+/* Every label of peer p in class kind loses its expired items; emptied labels leave. */
+static void expire_peer(struct sched *s, struct peer *p, int kind, double now, struct item **out)
 {
     struct client *keep_head = NULL, *keep_tail = NULL;
-    while (r->head) {
-        struct client *c = ring_pop(r);
+    while (p->head[kind]) {
+        struct client *c = label_pop(p, kind);
         take_expired(s, c, now, out);
         if (c->n == 0) {
             client_put(s, c);
@@ -208,6 +293,27 @@ static void expire_ring(struct sched *s, struct ring *r, double now, struct item
         else
             keep_head = c;
         keep_tail = c;
+    }
+    p->head[kind] = keep_head;
+    p->tail[kind] = keep_tail;
+}
+
+/* Every peer of class kind's ring loses its expired items; emptied peers leave the ring. */
+static void expire_ring(struct sched *s, int kind, double now, struct item **out)
+{
+    struct ring *r = &s->rings[kind];
+    struct peer *keep_head = NULL, *keep_tail = NULL;
+    while (r->head) {
+        struct peer *p = ring_pop(r, kind);
+        expire_peer(s, p, kind, now, out);
+        if (p->queued[kind] == 0)
+            continue;
+        p->next_in_ring[kind] = NULL;
+        if (keep_tail)
+            keep_tail->next_in_ring[kind] = p;
+        else
+            keep_head = p;
+        keep_tail = p;
     }
     r->head = keep_head;
     r->tail = keep_tail;
@@ -234,7 +340,7 @@ static void *timer(void *arg)
         pthread_cond_timedwait(&s->timed_work, &s->lock, &until);
         struct item *gone = NULL;
         for (int k = 0; k < NCLASS && s->timed; k++)
-            expire_ring(s, &s->rings[k], now_s(), &gone);
+            expire_ring(s, k, now_s(), &gone);
         if (!gone)
             continue;
         pthread_mutex_unlock(&s->lock);
@@ -245,6 +351,7 @@ static void *timer(void *arg)
             struct item *it = gone;
             gone = it->next;
             s->held -= it->bytes;
+            peer_drop(s, it->peer, it->bytes);
             it->next = s->free_items;
             s->free_items = it;
         }
@@ -271,6 +378,7 @@ static void *worker(void *arg)
         pthread_mutex_lock(&s->lock);
         s->running--;
         s->held -= it.bytes;
+        peer_drop(s, it.peer, it.bytes);
     }
     pthread_mutex_unlock(&s->lock);
     return NULL;
@@ -286,24 +394,32 @@ static int check_config(const struct sched_config *c, char err[ERR_LEN])
     return 0;
 }
 
-/* Storage for capacity items and clients, all on their free lists. */
+/* Storage for capacity items and labels and capacity + workers peers, all on their free
+ * lists. */
 static int alloc_storage(struct sched *s, const struct sched_config *c)
 {
+    int nworkers = c->workers + c->gpu_workers + c->wall_workers;
     s->cap = c->capacity;
-    for (s->nbuckets = 16; s->nbuckets < (size_t)c->capacity * 2; s->nbuckets *= 2) {
+    s->npeer_slots = c->capacity + nworkers;
+    for (s->nbuckets = 16; s->nbuckets < (size_t)s->npeer_slots * 2; s->nbuckets *= 2) {
     }
     s->items = calloc((size_t)s->cap, sizeof(*s->items));
     s->clients = calloc((size_t)s->cap, sizeof(*s->clients));
+    s->peers = calloc((size_t)s->npeer_slots, sizeof(*s->peers));
     s->buckets = calloc(s->nbuckets, sizeof(*s->buckets));
-    s->workers =
-        calloc((size_t)(c->workers + c->gpu_workers + c->wall_workers), sizeof(*s->workers));
-    if (!s->items || !s->clients || !s->buckets || !s->workers)
+    s->peer_buckets = calloc(s->nbuckets, sizeof(*s->peer_buckets));
+    s->workers = calloc((size_t)nworkers, sizeof(*s->workers));
+    if (!s->items || !s->clients || !s->peers || !s->buckets || !s->peer_buckets || !s->workers)
         return -ENOMEM;
     for (int i = s->cap - 1; i >= 0; i--) {
         s->items[i].next = s->free_items;
         s->free_items = &s->items[i];
         s->clients[i].next_in_ring = s->free_clients;
         s->free_clients = &s->clients[i];
+    }
+    for (int i = s->npeer_slots - 1; i >= 0; i--) {
+        s->peers[i].next_in_chain = s->free_peers;
+        s->free_peers = &s->peers[i];
     }
     return 0;
 }
@@ -351,6 +467,7 @@ int sched_new(const struct sched_config *c, struct sched **out, char err[ERR_LEN
     pthread_cond_init(&s->timed_work, NULL);
     s->share = c->client_share ? c->client_share : default_share(c->capacity);
     s->max_bytes = c->max_bytes;
+    s->client_bytes = c->client_bytes;
     if (alloc_storage(s, c) < 0) {
         sched_free(s);
         return err_set(err, -ENOMEM, "out of memory");
@@ -363,12 +480,23 @@ int sched_new(const struct sched_config *c, struct sched **out, char err[ERR_LEN
     return 0;
 }
 
-/* 0, or why t is refused now (the lock held). */
-static int admit(struct sched *s, const struct sched_ticket *t, const char *name, int kind)
+/* 0, or why an item of t's weight from peer p (NULL: none queued or running) is refused now
+ * (the lock held). The peer's own bounds come first: a peer past its share hears so. */
+static int admit(struct sched *s, const struct sched_ticket *t, const struct peer *p, int kind)
 {
     if (s->stopping)
         return -ESHUTDOWN;
-    if (s->count == s->cap) {
+    if (p && p->queued[kind] >= s->share) {
+        s->refused_share++;
+        return -EDQUOT;
+    }
+    uint64_t mine = p ? p->bytes : 0;
+    if (s->client_bytes && (t->bytes > s->client_bytes || mine > s->client_bytes - t->bytes)) {
+        s->refused_client_bytes++;
+        return -ENOBUFS;
+    }
+    /* no free item or peer entry: items that expired still hold theirs for a moment */
+    if (s->count == s->cap || !s->free_items || (!p && !s->free_peers)) {
         s->refused_full++;
         return -EBUSY;
     }
@@ -376,44 +504,53 @@ static int admit(struct sched *s, const struct sched_ticket *t, const char *name
         s->refused_bytes++;
         return -EBUSY;
     }
-    struct client *c = *find(s, name, kind);
-    if (c && c->n >= s->share) {
-        s->refused_share++;
-        return -EBUSY;
-    }
     return 0;
+}
+
+/* Appends the admitted item to its label's FIFO, the label to its peer's ring and the peer to
+ * its class's ring as they were idle (the lock held). */
+static void enqueue(struct sched *s, const struct sched_ticket *t, const char *peer_name,
+                    const char *name, int kind, sched_fn fn, void *arg)
+{
+    struct peer *p = peer_get(s, peer_name); /* never NULL: admit saw a free entry */
+    struct item *it = s->free_items;
+    s->free_items = it->next;
+    bool timed = t->deadline > 0 && t->expire;
+    *it = (struct item){fn, arg, t->bytes, timed ? t->deadline : 0, t->expire, p, NULL};
+    struct client *c = client_get(s, p, name, kind);
+    if (c->tail)
+        c->tail->next = it;
+    else
+        c->head = it;
+    c->tail = it;
+    if (c->n++ == 0)
+        label_push(p, c);
+    if (p->queued[kind]++ == 0)
+        ring_push(&s->rings[kind], p, kind);
+    p->refs++;
+    p->bytes += t->bytes;
+    s->count++;
+    s->held += t->bytes;
+    /* Only a timer that stopped ticking needs waking: one that ticks sees the item at its
+     * next tick (waking it on every submission cost a context switch per request). */
+    if (timed && s->timed++ == 0 && s->timer_idle)
+        pthread_cond_signal(&s->timed_work);
+    pthread_cond_signal(&s->rings[kind].work);
 }
 
 int sched_submit(struct sched *s, const struct sched_ticket *t, sched_fn fn, void *arg)
 {
-    char name[SCHED_CLIENT_LEN];
+    char name[SCHED_CLIENT_LEN], peer[SCHED_PEER_LEN];
     snprintf(name, sizeof(name), "%s", t->client ? t->client : "");
+    const char *who = t->peer ? t->peer : t->client;
+    snprintf(peer, sizeof(peer), "%s", who ? who : "");
     int kind = (t->kind == SCHED_GPU && s->ngpu > 0) || (t->kind == SCHED_WALL && s->nwall > 0)
                    ? (int)t->kind
                    : SCHED_CPU;
     pthread_mutex_lock(&s->lock);
-    int rc = admit(s, t, name, kind);
-    if (rc == 0) {
-        struct item *it = s->free_items;
-        s->free_items = it->next;
-        bool timed = t->deadline > 0 && t->expire;
-        *it = (struct item){fn, arg, t->bytes, timed ? t->deadline : 0, t->expire, NULL};
-        struct client *c = client_get(s, name, kind);
-        if (c->tail)
-            c->tail->next = it;
-        else
-            c->head = it;
-        c->tail = it;
-        if (c->n++ == 0)
-            ring_push(&s->rings[kind], c);
-        s->count++;
-        s->held += t->bytes;
-        /* Only a timer that stopped ticking needs waking: one that ticks sees the item at its
-         * next tick (waking it on every submission cost a context switch per request). */
-        if (timed && s->timed++ == 0 && s->timer_idle)
-            pthread_cond_signal(&s->timed_work);
-        pthread_cond_signal(&s->rings[kind].work);
-    }
+    int rc = admit(s, t, *find_peer(s, peer), kind);
+    if (rc == 0)
+        enqueue(s, t, peer, name, kind, fn, arg);
     pthread_mutex_unlock(&s->lock);
     return rc;
 }
@@ -429,11 +566,14 @@ void sched_get_stats(struct sched *s, struct sched_stats *st)
                                .capacity = s->cap,
                                .client_share = s->share,
                                .clients = s->nclients,
+                               .peers = s->npeers,
                                .bytes = s->held,
                                .max_bytes = s->max_bytes,
+                               .client_bytes = s->client_bytes,
                                .refused_full = s->refused_full,
                                .refused_share = s->refused_share,
                                .refused_bytes = s->refused_bytes,
+                               .refused_client_bytes = s->refused_client_bytes,
                                .expired = s->expired,
                                .stopping = s->stopping};
     pthread_mutex_unlock(&s->lock);
@@ -458,7 +598,9 @@ void sched_free(struct sched *s)
     pthread_cond_destroy(&s->timed_work);
     pthread_mutex_destroy(&s->lock);
     free(s->workers);
+    free(s->peer_buckets);
     free(s->buckets);
+    free(s->peers);
     free(s->clients);
     free(s->items);
     free(s);

@@ -6,6 +6,12 @@
  * closes it. Every close hands the session's pool handle to the reaper thread, which ends the
  * session's processes and gives the wiped cell back (pool_session_close), so the HTTP thread
  * never waits for a cell.
+ *
+ * What a session's processes do between calls (a background process spending its CPU, killed
+ * by the cell when the session's CPU limit is reached) shows in GET at once, not at the next
+ * call: the reaper asks each idle session's cell for its totals every PROBE_MS (an entry is
+ * "probing" meanwhile: a call waits for the probe to end, a close is deferred as for a busy
+ * entry).
  */
 #include "server/judge/session.h"
 
@@ -18,8 +24,10 @@
 #include <time.h>
 
 #include "server/util/json.h"
+#include "server/util/utf8.h"
 
 #define REAP_MS            200
+#define PROBE_MS           1000               /* an idle session's totals are at most this old */
 #define PYTHON_STREAMS_DIR ".verdict_session" /* the interpreter's files of a call's output */
 
 /* Defaults (docs/api.md, "Sessions"). */
@@ -87,9 +95,12 @@ void session_outcome_fini(struct session_outcome *o)
 /* ---- the table --------------------------------------------------------------------------- */
 
 struct entry {
-    bool used;   /* a session, or one being opened (id still empty) */
-    bool busy;   /* a call (or the open) runs */
-    bool doomed; /* close when the call ends, for doom */
+    bool used;                   /* a session, or one being opened (id still empty) */
+    char peer[SESSION_PEER_LEN]; /* the opening client's address: its part of the table */
+    bool busy;                   /* a call (or the open) runs */
+    bool probing;                /* the reaper asks its cell for its totals */
+    double probed_mono;          /* when it last did */
+    bool doomed;                 /* close when the call ends, for doom */
     enum session_end doom;
     struct pool_session *ps;
     double created_mono, last_mono; /* monotonic seconds: expiry */
@@ -112,6 +123,7 @@ struct sessions {
     char run[9]; /* this server run's id prefix (8 hex) */
     pthread_mutex_t lock;
     pthread_cond_t wake;
+    pthread_cond_t probed; /* a probe ended */
     pthread_t reaper;
     bool reaping, stopping;
     struct entry *e;
@@ -226,6 +238,37 @@ static void close_handed(struct sessions *ss)
     }
 }
 
+/* Refreshes the totals of the idle sessions not looked at for PROBE_MS. Under the lock; drops
+ * it around each cell's answer. A session whose cell failed is closed (lost); one closed
+ * meanwhile (doomed) is closed now, unless a call began and waits: its end closes it. */
+static void probe_idle(struct sessions *ss)
+{
+    for (int i = 0; i < ss->cfg.max && !ss->stopping; i++) {
+        struct entry *en = &ss->e[i];
+        double now = mono_s();
+        if (!en->used || !en->s.id[0] || en->busy || en->doomed ||
+            now - en->probed_mono < PROBE_MS / 1000.0)
+            continue;
+        en->probing = true;
+        en->probed_mono = now;
+        struct pool_session *ps = en->ps;
+        pthread_mutex_unlock(&ss->lock);
+        struct session_totals t;
+        int rc = pool_session_status(ps, &t);
+        pthread_mutex_lock(&ss->lock);
+        en->probing = false;
+        pthread_cond_broadcast(&ss->probed);
+        if (en->busy) /* a call waits: its answer brings the totals, and closes a doomed one */
+            continue;
+        if (rc == 0)
+            en->s.totals = t;
+        if (rc < 0)
+            retire(ss, en, SESSION_LOST);
+        else if (en->doomed)
+            retire(ss, en, en->doom);
+    }
+}
+
 static void *reaper(void *arg)
 {
     struct sessions *ss = arg;
@@ -250,6 +293,7 @@ static void *reaper(void *arg)
                 retire(ss, en, old ? SESSION_LIFETIME : SESSION_IDLE);
             }
         }
+        probe_idle(ss);
         if (!ss->closing && !ss->stopping) {
             struct timespec until;
             clock_gettime(CLOCK_REALTIME, &until);
@@ -267,6 +311,11 @@ int sessions_new(const struct sessions_config *c, struct sessions **out, char er
     *out = NULL;
     if (c->max < 0 || c->max > SESSION_MAX)
         return err_set(err, -EINVAL, "max sessions must be 0..%d, not %d", SESSION_MAX, c->max);
+    if (c->client_max < 0 || c->ceil.idle_ms < 0 || c->ceil.idle_ms > SESSION_CEILING_MAX ||
+        c->ceil.lifetime_ms < 0 || c->ceil.lifetime_ms > SESSION_CEILING_MAX)
+        return err_set(err, -EINVAL,
+                       "client sessions must be >= 0, the idle and lifetime ceilings at most %d ms",
+                       SESSION_CEILING_MAX);
     struct sessions *ss = calloc(1, sizeof(*ss));
     if (!ss || !(ss->e = calloc((size_t)c->max + 1, sizeof(*ss->e))) ||
         !(ss->tombs = calloc(SESSION_TOMBS, sizeof(*ss->tombs)))) {
@@ -276,6 +325,12 @@ int sessions_new(const struct sessions_config *c, struct sessions **out, char er
         return err_set(err, -ENOMEM, "out of memory");
     }
     ss->cfg = *c;
+    if (!ss->cfg.client_max)
+        ss->cfg.client_max = c->max * 3 / 4 > 1 ? c->max * 3 / 4 : 1;
+    if (!ss->cfg.ceil.idle_ms)
+        ss->cfg.ceil.idle_ms = SESSION_IDLE_CEILING;
+    if (!ss->cfg.ceil.lifetime_ms)
+        ss->cfg.ceil.lifetime_ms = SESSION_LIFETIME_CEILING;
     uint8_t run[4];
     int rc = random_bytes(run, sizeof(run));
     if (rc < 0) {
@@ -287,6 +342,7 @@ int sessions_new(const struct sessions_config *c, struct sessions **out, char er
     hex(run, sizeof(run), ss->run);
     pthread_mutex_init(&ss->lock, NULL);
     pthread_cond_init(&ss->wake, NULL);
+    pthread_cond_init(&ss->probed, NULL);
     if ((rc = -pthread_create(&ss->reaper, NULL, reaper, ss)) < 0) {
         sessions_free(ss);
         return err_set(err, rc, "start the sessions' reaper: %s", strerror(-rc));
@@ -296,15 +352,28 @@ int sessions_new(const struct sessions_config *c, struct sessions **out, char er
     return 0;
 }
 
+struct session_ceilings sessions_ceilings(const struct sessions *ss)
+{
+    return ss->cfg.ceil; /* set once, at sessions_new */
+}
+
 void sessions_stop(struct sessions *ss)
 {
     if (!ss)
         return;
     pthread_mutex_lock(&ss->lock);
     ss->stopping = true;
-    for (int i = 0; i < ss->cfg.max; i++)
-        if (ss->e[i].used && ss->e[i].s.id[0] && !ss->e[i].busy)
-            retire(ss, &ss->e[i], SESSION_SHUTDOWN);
+    for (int i = 0; i < ss->cfg.max; i++) {
+        struct entry *en = &ss->e[i];
+        if (!en->used || !en->s.id[0] || en->busy)
+            continue;
+        if (en->probing) { /* the reaper closes it when its probe ends */
+            en->doomed = true;
+            en->doom = SESSION_SHUTDOWN;
+        } else {
+            retire(ss, en, SESSION_SHUTDOWN);
+        }
+    }
     pthread_cond_signal(&ss->wake);
     pthread_mutex_unlock(&ss->lock);
     close_handed(ss);
@@ -319,6 +388,7 @@ void sessions_free(struct sessions *ss)
         pthread_join(ss->reaper, NULL);
     close_handed(ss);
     pthread_cond_destroy(&ss->wake);
+    pthread_cond_destroy(&ss->probed);
     pthread_mutex_destroy(&ss->lock);
     free(ss->tombs);
     free(ss->e);
@@ -326,13 +396,16 @@ void sessions_free(struct sessions *ss)
 }
 
 int sessions_open(struct sessions *ss, const struct session_spec *spec, const char *client,
-                  struct session_info *info, char err[ERR_LEN])
+                  const char *peer, struct session_info *info, char err[ERR_LEN])
 {
+    char who[SESSION_PEER_LEN];
+    snprintf(who, sizeof(who), "%s", peer ? peer : "");
     pthread_mutex_lock(&ss->lock);
     struct entry *en = NULL;
-    int open = 0;
+    int open = 0, mine = 0;
     for (int i = 0; i < ss->cfg.max; i++) {
         open += ss->e[i].used;
+        mine += ss->e[i].used && strcmp(ss->e[i].peer, who) == 0;
         if (!ss->e[i].used && !en)
             en = &ss->e[i];
     }
@@ -342,17 +415,23 @@ int sessions_open(struct sessions *ss, const struct session_spec *spec, const ch
     else if (!en)
         rc = err_set(err, -EBUSY,
                      "%d sessions are open, the most this server keeps (--max-sessions)", open);
+    else if (mine >= ss->cfg.client_max)
+        rc = err_set(err, -EDQUOT,
+                     "this client (%s) holds %d sessions, the most one client may "
+                     "(--client-sessions %d); close one first",
+                     who, mine, ss->cfg.client_max);
     if (rc < 0) {
-        ss->refused += rc == -EBUSY;
+        ss->refused += rc == -EBUSY || rc == -EDQUOT;
         pthread_mutex_unlock(&ss->lock);
         return rc;
     }
     en->used = en->busy = true; /* held while its cell is found; no id yet */
+    memcpy(en->peer, who, sizeof(who));
     pthread_mutex_unlock(&ss->lock);
 
     struct pool_session *ps = NULL;
     rc = pool_session_open(ss->cfg.pool, &spec->lim, &ps, err);
-    uint8_t raw[16];
+    uint8_t raw[(SESSION_ID_LEN - 8) / 2]; /* 128 bits */
     if (rc == 0 && (rc = random_bytes(raw, sizeof(raw))) < 0)
         err_set(err, rc, "getrandom: %s", strerror(-rc));
     pthread_mutex_lock(&ss->lock);
@@ -364,8 +443,8 @@ int sessions_open(struct sessions *ss, const struct session_spec *spec, const ch
         return rc;
     }
     memcpy(en->s.id, ss->run, 8);
-    hex(raw, 12, en->s.id + 8);
-    snprintf(en->s.client, sizeof(en->s.client), "%s", client ? client : "");
+    hex(raw, sizeof(raw), en->s.id + 8);
+    utf8_copy(en->s.client, sizeof(en->s.client), client); /* shown: valid UTF-8, cut whole */
     en->s.spec = *spec;
     en->ps = ps;
     en->busy = false;
@@ -401,7 +480,7 @@ void sessions_end(struct sessions *ss, const char *id)
     struct entry *en = find(ss, id);
     if (en) {
         en->busy = false;
-        if (en->doomed)
+        if (en->doomed && !en->probing) /* else the probe's end closes it */
             retire(ss, en, en->doom);
     }
     pthread_mutex_unlock(&ss->lock);
@@ -430,7 +509,7 @@ enum session_lookup sessions_delete(struct sessions *ss, const char *id, struct 
         r = LOOKUP_CLOSED;
     } else if (en) {
         snapshot(en, info);
-        if (en->busy) {
+        if (en->busy || en->probing) {
             en->doomed = true;
             en->doom = SESSION_DELETED;
         } else {
@@ -697,6 +776,8 @@ void sessions_call(struct sessions *ss, const char *id, const struct session_cal
     memset(o, 0, sizeof(*o));
     pthread_mutex_lock(&ss->lock);
     struct entry *en = find(ss, id); /* busy: sessions_begin holds it for us */
+    while (en && en->probing)        /* the reaper asks its cell for its totals: a moment */
+        pthread_cond_wait(&ss->probed, &ss->lock);
     struct session_spec spec = en ? en->s.spec : (struct session_spec){0};
     struct pool_session *ps = en ? en->ps : NULL;
     bool first = en && en->s.calls == 0, had = en && en->s.totals.starts > 0;

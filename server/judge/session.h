@@ -6,11 +6,12 @@
  * interpreter (languages/python/jupyter.py --session). A compiled language's call compiles
  * the code in the session's work dir (its template's compile step) and runs it there.
  *
- * The table is bounded (max sessions, 503 past it); ids are random (128 bits; the first 32
- * bits name this server's run, so an id from an earlier run is answered "restarted", never
- * another session's state); a closed session's id is remembered (the last SESSION_TOMBS) with
- * why it closed. A reaper thread closes sessions idle past idle_ms or older than lifetime_ms
- * and does every close, so no HTTP thread waits for a cell.
+ * The table is bounded (max sessions, 503 past it), and so is each client's part of it
+ * (client_max sessions from one address, whatever labels it gives); ids are 128 random bits
+ * after 32 bits that name this server's run (so an id from an earlier run is answered
+ * "restarted", never another session's state); a closed session's id is remembered (the last
+ * SESSION_TOMBS) with why it closed. A reaper thread closes sessions idle past idle_ms or older
+ * than lifetime_ms and does every close, so no HTTP thread waits for a cell.
  *
  * Threads: sessions_begin/end, sessions_get, sessions_delete and sessions_list never block
  * (one mutex, O(sessions) at most); sessions_open and sessions_call block on the sandbox and
@@ -28,10 +29,21 @@
 #include "server/judge/program.h"
 #include "server/judge/verdict.h"
 
-#define SESSION_ID_LEN   32   /* hex characters */
+#define SESSION_ID_LEN   40 /* hex characters: 8 of the server's run, 32 random (128 bits) */
+#define SESSION_ID_TEXT  "40 lowercase hex characters"
 #define SESSION_TOMBS    4096 /* closed sessions remembered */
 #define SESSION_MAX      512  /* --max-sessions at most */
 #define SESSION_DEFAULTS 32   /* --max-sessions by default */
+#define SESSION_PEER_LEN 48   /* bytes of the opening client's address kept */
+
+/* The most idle_ms and lifetime_ms a session may ask for: 1 h and 6 h unless serve's
+ * --session-idle-max and --session-lifetime-max say otherwise, never more than a day. */
+#define SESSION_IDLE_CEILING     3600000
+#define SESSION_LIFETIME_CEILING 21600000
+#define SESSION_CEILING_MAX      86400000
+struct session_ceilings {
+    int64_t idle_ms, lifetime_ms;
+};
 
 /* Why a session ended (the 410's reason). */
 enum session_end {
@@ -122,8 +134,10 @@ void session_outcome_fini(struct session_outcome *o);
 struct sessions_config {
     struct pool *pool;
     const struct program_env *env;
-    int max;            /* sessions open at once; 0: none */
-    const char *interp; /* the Python interpreter's code (the notebook driver's text) */
+    int max;        /* sessions open at once; 0: none */
+    int client_max; /* of which one client (one address) may hold; 0: max(1, max / 4) */
+    struct session_ceilings ceil; /* zero members: the default ceilings */
+    const char *interp;           /* the Python interpreter's code (the notebook driver's text) */
     size_t interp_len;
 };
 
@@ -131,18 +145,23 @@ struct sessions;
 
 int sessions_new(const struct sessions_config *c, struct sessions **out, char err[ERR_LEN]);
 
+/* The most idle_ms and lifetime_ms a session may ask for on this table (never blocks). */
+struct session_ceilings sessions_ceilings(const struct sessions *ss);
+
 /* Closes every session not in a call (reason shutdown), and refuses new ones from then on;
- * returns once their cells are back in the pool. NULL: no-op. */
+ * returns once their cells are back in the pool (one the reaper was asking for its figures
+ * goes back when the answer comes, before sessions_free returns). NULL: no-op. */
 void sessions_stop(struct sessions *ss);
 
 /* sessions_stop, then stops the reaper and frees the table. NULL: no-op. */
 void sessions_free(struct sessions *ss);
 
-/* Opens a session for client (blocks for a cell). Returns 0 with *info; -EBUSY when max sessions
- * are open or no cell can be had (err says which); -ESHUTDOWN while stopping; another negative
- * errno with err (the cell failed: ours). */
+/* Opens a session for client (shown: its label, or its address) from address peer (blocks for
+ * a cell). Returns 0 with *info; -EDQUOT when peer holds client_max sessions (err says so);
+ * -EBUSY when max sessions are open or no cell can be had (err says which); -ESHUTDOWN while
+ * stopping; another negative errno with err (the cell failed: ours). */
 int sessions_open(struct sessions *ss, const struct session_spec *spec, const char *client,
-                  struct session_info *info, char err[ERR_LEN]);
+                  const char *peer, struct session_info *info, char err[ERR_LEN]);
 
 /* How a lookup went: found, never this server's in this run (404), closed (410 with *end),
  * from before a restart (410 "restarted"), busy (409). */

@@ -53,7 +53,8 @@ def test_batch_cannot_starve_another_client(root):
 
 
 def test_queue_bytes_bound_answers_503(root):
-    s = Server(cells=1, extra=["--max-body", "1M", "--queue-bytes", "2M"])
+    s = Server(cells=1,
+               extra=["--max-body", "1M", "--queue-bytes", "2M", "--client-bytes", "2M"])
     try:
         pad = "#" + "x" * (900 << 10) + "\n"  # a 900 KiB body
 

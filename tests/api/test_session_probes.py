@@ -206,7 +206,7 @@ class Host:
 def srv():
     if os.geteuid() != 0:
         pytest.skip("the sandbox needs root")
-    s = Server(cells=2, extra=("--max-cells", "4", "--max-sessions", "2"))
+    s = Server(cells=2, extra=("--max-cells", "4", "--max-sessions", "2", "--client-sessions", "2"))
     s.host = Host()
     s.exe = os.path.realpath(VERDICT)
     yield s

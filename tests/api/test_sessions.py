@@ -22,7 +22,7 @@ from conftest import (Server, alive, cell_pids, cgroup_procs, host_pids_with,
                       wait_for)
 from test_metrics import scrape
 
-ID = re.compile(r"[0-9a-f]{32}")
+ID = re.compile(r"[0-9a-f]{40}")
 DEFAULTS = {"memory_mb": 512, "cpu_ms": 600000, "pids": 64, "call_memory_mb": 512,
             "call_time_ms": 10000, "call_wall_ms": 30000, "idle_ms": 300000,
             "lifetime_ms": 3600000}
@@ -428,13 +428,14 @@ def test_one_call_at_a_time(srv):
 def test_unknown_and_malformed_ids(srv):
     with session(srv) as sid:
         last = format((int(sid[-4:], 16) + 1) % 0x10000, "04x")
-        for other in (sid[:-4] + last, sid[:8] + "0" * 24, uuid.uuid4().hex):
+        for other in (sid[:-4] + last, sid[:8] + "0" * 32, uuid.uuid4().hex + "0" * 8):
             for r in (get(srv, other), exec_(srv, other, {"code": "1"}),
                       requests.delete(f"{srv.url}/v1/sessions/{other}", timeout=30)):
                 assert r.status_code in (404, 410), (other, r.status_code, r.text)
                 if r.status_code == 404:
                     assert r.json() == {"detail": "no such session"}, r.text
-        for bad in ("xyz", sid[:-1], sid + "0", sid.upper(), sid[:-1] + "g"):
+        # 40 characters: 32 random (128 bits) after the run's 8; 32 were 96 bits
+        for bad in ("xyz", sid[:-1], sid + "0", sid.upper(), sid[:-1] + "g", sid[:32]):
             for r in (get(srv, bad), exec_(srv, bad, {"code": "1"}),
                       requests.delete(f"{srv.url}/v1/sessions/{bad}", timeout=30)):
                 assert r.status_code == 422, (bad, r.text)
@@ -456,6 +457,9 @@ def test_bad_bodies(srv):
                         ({"limits": {"cpu_ms": 1.5}}, "cpu_ms"), ({"limits": {"pids": 257}}, "pids"),
                         ({"limits": {"idle_ms": 999}}, "idle_ms"),
                         ({"limits": {"lifetime_ms": 86400001}}, "lifetime_ms"),
+                        # the default ceilings: 1 h idle, 6 h lifetime (a day was accepted)
+                        ({"limits": {"idle_ms": 3600001}}, "idle_ms"),
+                        ({"limits": {"lifetime_ms": 21600001}}, "lifetime_ms"),
                         ({"limits": {"call_wall_ms": 0}}, "call_wall_ms"),
                         ({"limits": "big"}, "limits")):
         refused("/v1/sessions", body, field)
@@ -601,7 +605,7 @@ def test_hostile_code_is_contained():
 
 def test_max_sessions():
     needs_root()
-    s = Server(cells=1, extra=("--max-sessions", "2"))
+    s = Server(cells=1, extra=("--max-sessions", "2", "--client-sessions", "2"))
     try:
         a, b = open_session(s)["id"], open_session(s)["id"]
         r = s.post("/v1/sessions", {})

@@ -61,7 +61,7 @@ def test_rollouts_carry_state_and_release(server, mod):
         iid, created = await tool.create()  # veRL with ToolResponse: (id, ToolResponse)
         assert isinstance(iid, str) and created.text is None
         sid = session_of(tool, iid)
-        assert sid and len(sid) == 32, sid
+        assert sid and len(sid) == 40, sid
         turns = [
             f"base = {k}\ndef f(v):\n    return v * base\nprint('defined', base)",
             "f(10) + 1",

@@ -6,7 +6,9 @@
  * everything submitted meanwhile is queued and the dispatch order is the scheduler's choice.
  * The 8c38c95 scheduler, one FIFO of 4096 for everyone, fails each: B's item ran 1001st,
  * A's 1000 items were all admitted, queued bytes were not counted, and a GPU item waited
- * behind CPU items on the same workers.
+ * behind CPU items on the same workers. The scheduler that took a client to be its label
+ * alone admitted 4096 items from one peer that rotated labels (share: 1024), gave that peer
+ * one turn per label, and let one peer hold all of max_bytes.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -104,7 +106,7 @@ static void test_share_refuses_a_not_b(void)
     for (int i = 0; i < 4096; i++) {
         int rc = sched_submit(s, &a, gated, NULL);
         ok += rc == 0;
-        busy += rc == -EBUSY;
+        busy += rc == -EDQUOT;
     }
     ASSERT_INT_EQ(ok, 1024);
     ASSERT_INT_EQ(busy, 4096 - 1024);
@@ -166,6 +168,11 @@ static void test_bytes_bound_and_release(void)
     ASSERT_UINT_EQ(st.bytes, 0); /* released as items finish */
     ASSERT_INT_EQ(sched_submit(s, &big, gated, NULL), 0);
     sched_free(s);
+}
+
+static void quick_noop(void *arg)
+{
+    (void)arg;
 }
 
 static void quick(void *arg)
@@ -290,6 +297,99 @@ static void test_queued_items_expire(void)
     ASSERT_INT_EQ(order[1], 3);
 }
 
+/* Labels of one peer share the peer's share: rotating X-Verdict-Client labels admits no more
+ * than one client would get; another peer is still admitted. */
+static void test_labels_share_their_peer(void)
+{
+    reset();
+    struct sched *s;
+    char err[ERR_LEN];
+    struct sched_config c = {.workers = 1, .capacity = 64, .client_share = 4};
+    ASSERT_INT_EQ(sched_new(&c, &s, err), 0);
+    ASSERT_INT_EQ(sched_submit(s, &(struct sched_ticket){.peer = "10.0.0.1"}, gated, NULL), 0);
+    wait_entered(1);
+    int ok = 0, share = 0;
+    char label[16];
+    for (int i = 0; i < 40; i++) {
+        snprintf(label, sizeof(label), "label-%d", i);
+        int rc = sched_submit(s, &(struct sched_ticket){.peer = "10.0.0.1", .client = label}, gated,
+                              NULL);
+        ok += rc == 0;
+        share += rc == -EDQUOT;
+    }
+    ASSERT_INT_EQ(ok, 4);
+    ASSERT_INT_EQ(share, 36);
+    ASSERT_INT_EQ(
+        sched_submit(s, &(struct sched_ticket){.peer = "10.0.0.2", .client = "x"}, gated, NULL), 0);
+    struct sched_stats st;
+    sched_get_stats(s, &st);
+    ASSERT_INT_EQ(st.queued, 5);
+    ASSERT_INT_EQ(st.clients, 5); /* four labels of one peer, one of the other */
+    ASSERT_INT_EQ(st.peers, 2);
+    open_gate();
+    sched_free(s);
+}
+
+/* Turns go to peers first, then to one peer's labels: a peer that sends under many labels
+ * gets one peer's turns; its labels take turns among themselves. */
+static void test_round_robin_peers_then_labels(void)
+{
+    reset();
+    struct sched *s;
+    char err[ERR_LEN];
+    struct sched_config c = {.workers = 1, .capacity = 64};
+    ASSERT_INT_EQ(sched_new(&c, &s, err), 0);
+    ASSERT_INT_EQ(sched_submit(s, &(struct sched_ticket){.peer = "P"}, gated, (void *)0), 0);
+    wait_entered(1);
+    const char *labels[] = {"a", "b", "c"};
+    for (int i = 0; i < 6; i++) /* P: a1 b2 c3 a4 b5 c6 */
+        ASSERT_INT_EQ(sched_submit(s, &(struct sched_ticket){.peer = "P", .client = labels[i % 3]},
+                                   gated, (void *)(intptr_t)(i + 1)),
+                      0);
+    for (int i = 0; i < 2; i++) /* Q: 100, 101 */
+        ASSERT_INT_EQ(sched_submit(s, &(struct sched_ticket){.peer = "Q", .client = "q"}, gated,
+                                   (void *)(intptr_t)(100 + i)),
+                      0);
+    open_gate();
+    sched_free(s);
+    ASSERT_INT_EQ(norder, 9);
+    int want[] = {0, 1, 100, 2, 101, 3, 4, 5, 6};
+    for (int i = 0; i < 9; i++)
+        ASSERT_INT_EQ(order[i], want[i]);
+}
+
+/* One peer's queued and running items hold at most client_bytes, all labels together (-ENOBUFS);
+ * another peer still gets the rest, and the bytes come back as items finish. */
+static void test_client_bytes(void)
+{
+    reset();
+    struct sched *s;
+    char err[ERR_LEN];
+    struct sched_config c = {.workers = 1, .capacity = 64, .max_bytes = 100, .client_bytes = 40};
+    ASSERT_INT_EQ(sched_new(&c, &s, err), 0);
+    struct sched_ticket a1 = {.peer = "A", .client = "1", .bytes = 30},
+                        a2 = {.peer = "A", .client = "2", .bytes = 10},
+                        b = {.peer = "B", .bytes = 40};
+    ASSERT_INT_EQ(sched_submit(s, &a1, gated, NULL), 0); /* running, still held */
+    wait_entered(1);
+    ASSERT_INT_EQ(sched_submit(s, &a2, gated, NULL), 0);        /* A: 40 */
+    ASSERT_INT_EQ(sched_submit(s, &a2, gated, NULL), -ENOBUFS); /* A: 50 > 40 */
+    ASSERT_INT_EQ(sched_submit(s, &b, gated, NULL), 0);         /* B: 40, all: 80 */
+    struct sched_ticket huge = {.peer = "C", .bytes = 41};
+    ASSERT_INT_EQ(sched_submit(s, &huge, gated, NULL), -ENOBUFS);
+    struct sched_stats st;
+    sched_get_stats(s, &st);
+    ASSERT_UINT_EQ(st.refused_client_bytes, 2);
+    ASSERT_UINT_EQ(st.client_bytes, 40);
+    open_gate();
+    for (int i = 0; i < 5000 && (sched_get_stats(s, &st), st.bytes > 0); i++)
+        usleep(1000);
+    ASSERT_UINT_EQ(st.bytes, 0);
+    ASSERT_INT_EQ(st.peers, 0); /* a peer's entry goes with its last item */
+    ASSERT_INT_EQ(sched_submit(s, &a1, quick_noop, NULL), 0);
+    sched_free(s);
+}
+
 int main(void)
 {
     TEST_RUN(test_round_robin_between_clients);
@@ -300,5 +400,8 @@ int main(void)
     TEST_RUN(test_gpu_without_gpu_workers_and_shutdown);
     TEST_RUN(test_wall_items_have_their_own_workers);
     TEST_RUN(test_queued_items_expire);
+    TEST_RUN(test_labels_share_their_peer);
+    TEST_RUN(test_round_robin_peers_then_labels);
+    TEST_RUN(test_client_bytes);
     return TEST_EXIT();
 }
