@@ -76,12 +76,12 @@ def statuses(data):
     return [int(m.group(1)) for m in re.finditer(rb"HTTP/1\.[01] (\d{3}) ", data)]
 
 
-SMUGGLED = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
-PIPELINED = b"GET /v1/ping HTTP/1.1\r\nHost: x\r\n\r\n"
+SMUGGLED = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"
+PIPELINED = b"GET /v1/ping HTTP/1.1\r\nHost: localhost\r\n\r\n"
 
 
 def head(*lines):
-    return b"POST /v1/ping HTTP/1.1\r\nHost: x\r\n" + b"".join(l + b"\r\n" for l in lines) + b"\r\n"
+    return b"POST /v1/ping HTTP/1.1\r\nHost: localhost\r\n" + b"".join(l + b"\r\n" for l in lines) + b"\r\n"
 
 
 # Each: the head's framing lines, the body (carrying a second request), the status, the
@@ -147,7 +147,7 @@ def test_plain_framing_still_served(server):
     try:
         body = json.dumps({"code": "print(6 * 7)", "language": "python"}).encode()
         chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
-        sock.sendall(PIPELINED + b"POST /run_code HTTP/1.1\r\nHost: x\r\nContent-Type: "
+        sock.sendall(PIPELINED + b"POST /run_code HTTP/1.1\r\nHost: localhost\r\nContent-Type: "
                      b"application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked +
                      PIPELINED.replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n"))
         data, closed = read_to_eof(sock, limit=60)
@@ -165,7 +165,7 @@ def test_idle_and_unfinished_heads_time_out(server):
     half = connect(server)
     try:
         idle.sendall(PIPELINED)
-        half.sendall(b"GET /v1/ping HTTP/1.1\r\nHost: x\r\n")
+        half.sendall(b"GET /v1/ping HTTP/1.1\r\nHost: localhost\r\n")
         t0 = time.monotonic()
         data, closed = read_to_eof(idle, limit=30)
         assert closed and statuses(data) == [200]
@@ -194,7 +194,7 @@ def test_client_not_reading_its_answer_is_dropped(server):
                        "language": "python"}).encode()
     sock = connect(server, src="127.0.0.6", rcvbuf=4096)
     try:
-        sock.sendall(b"POST /run_code HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        sock.sendall(b"POST /run_code HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                      b"Content-Length: %d\r\n\r\n" % len(body) + body)
         sock.settimeout(60)
         first = sock.recv(4096)  # the answer has begun
@@ -252,7 +252,7 @@ def test_one_peer_cannot_hold_every_connection():
         answered = refused = 0
         for s in socks:
             try:
-                s.sendall(b"Host: x\r\nConnection: close\r\n\r\n")
+                s.sendall(b"Host: localhost\r\nConnection: close\r\n\r\n")
             except OSError:
                 refused += 1
                 continue
@@ -303,7 +303,7 @@ def test_unread_stream_is_bounded_per_peer(server):
     body = batch(4096)
     hog = connect(server, src="127.0.0.4", rcvbuf=4096)
     try:
-        hog.sendall(b"POST /v1/judge/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+        hog.sendall(b"POST /v1/judge/batch HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json"
                     b"\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
         wait_for("the unread batch to be produced", lambda: batches_answered(server) > before,
                  timeout=120)
