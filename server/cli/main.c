@@ -329,7 +329,9 @@ static const struct opt serve_table[] = {
      "sessions open at once, each holding a cell (default min(32, max-cells); 0: off)", 0,
      SESSION_MAX},
     {"client-sessions", 0, OPT_INT, &serve_opts.client_sessions, "N",
-     "sessions one client address may hold open (default max(1, 3/4 of max-sessions): others always find some)", 1, SESSION_MAX},
+     "sessions one client address may hold open (default max(1, 3/4 of max-sessions): others "
+     "always find some)",
+     1, SESSION_MAX},
     {"session-idle-max", 0, OPT_DURATION, &serve_opts.session_idle_max_ms, "SECONDS",
      "the most idle_ms a session may ask for (default 3600; at most 86400)", 0, 0},
     {"session-lifetime-max", 0, OPT_DURATION, &serve_opts.session_lifetime_max_ms, "SECONDS",

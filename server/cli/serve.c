@@ -35,8 +35,8 @@
 #define DEFAULT_MAX_BODY (16u << 20)
 /* Idle connections and unfinished requests: seconds, as uvicorn's 5 s keep-alive (docs/design.md,
  * "Connections and framing"). */
-#define DEFAULT_IDLE_MS          15000
-#define DEFAULT_PEER_STREAM      (64ull << 20)
+#define DEFAULT_IDLE_MS     15000
+#define DEFAULT_PEER_STREAM (64ull << 20)
 
 static int parse_listen(const char *s, char *host, size_t cap, int *port)
 {
@@ -123,7 +123,7 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
     uint64_t max_header = o->max_header ? o->max_header : 32u << 10;
     int64_t idle_ms = o->idle_timeout_ms ? o->idle_timeout_ms : DEFAULT_IDLE_MS;
     long connections = o->connections ? o->connections : 4096;
-    long peer_connections = o->peer_connections ? o->peer_connections
+    long peer_connections = o->peer_connections   ? o->peer_connections
                             : connections / 4 > 0 ? connections / 4
                                                   : 1;
     if (peer_connections > connections)

@@ -135,7 +135,7 @@ struct sessions_config {
     struct pool *pool;
     const struct program_env *env;
     int max;        /* sessions open at once; 0: none */
-    int client_max; /* of which one client (one address) may hold; 0: max(1, max / 4) */
+    int client_max; /* of which one client (one address) may hold; 0: max(1, 3/4 of max) */
     struct session_ceilings ceil; /* zero members: the default ceilings */
     const char *interp;           /* the Python interpreter's code (the notebook driver's text) */
     size_t interp_len;
