@@ -162,6 +162,8 @@ void http_stream_begin(struct http_exchange *x, int status, const char *content_
     x->refs++; /* the producer's, dropped by http_stream_end */
     x->status = status;
     snprintf(x->content_type, sizeof(x->content_type), "%s", content_type);
+    if (x->state == SUSPENDED) /* begun after the handler returned: MHD queues it on resume */
+        MHD_resume_connection(x->conn);
     pthread_mutex_unlock(&x->lock);
 }
 
@@ -258,7 +260,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
      * MHD asks stream_read for bytes. */
     pthread_mutex_lock(&x->lock);
     enum { NOTHING, STREAM, BUFFER } what = NOTHING;
-    if (x->streaming && x->state == HANDLED) {
+    if (x->streaming && (x->state == HANDLED || x->state == SUSPENDED)) {
         x->state = REPLIED;
         what = STREAM;
     } else if (x->replied) {

@@ -49,7 +49,8 @@ const char *http_body(const struct http_exchange *x, size_t *len);
 const char *http_header(struct http_exchange *x, const char *name);
 /* Who sent the request, for the scheduler's per-client shares: the X-Verdict-Client header
  * when present (a trainer's own name for itself), else the peer's IPv4 address; cut to fit
- * buf (cap bytes). Returns buf. Only valid in the handler's call. */
+ * buf (cap bytes). Returns buf. Both were read when the request arrived: valid from any
+ * thread until the reply. */
 const char *http_client(struct http_exchange *x, char *buf, size_t cap);
 
 /* The peer's IPv4 address ("?" when unknown), and the X-Verdict-Client header (NULL when
@@ -69,8 +70,9 @@ const char *http_cookie(struct http_exchange *x, const char *name);
 void http_reply(struct http_exchange *x, int status, const char *content_type, char *body,
                 size_t len);
 
-/* Streaming: called by the handler itself (not later), starts a chunked response whose body
- * is written with http_stream_write, from any thread, until http_stream_end. While nothing
+/* Streaming: called once instead of http_reply, by the handler or later from any thread,
+ * starts a chunked response whose body is written with http_stream_write, from any thread,
+ * until http_stream_end. While nothing
  * is waiting to be sent the connection is suspended, holding no thread. */
 #define HTTP_MAX_PENDING (256u << 20) /* bytes of a streamed body not yet read by the client */
 

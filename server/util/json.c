@@ -262,3 +262,13 @@ void json_free(struct json *j)
 {
     cJSON_Delete(C(j));
 }
+
+struct json *json_append(struct json *obj, const char *key, struct json *child)
+{
+    if (!obj || !child || !cJSON_IsObject(C(obj)) ||
+        !cJSON_AddItemToObject(C(obj), key, C(child))) {
+        cJSON_Delete(C(child));
+        return NULL;
+    }
+    return child;
+}

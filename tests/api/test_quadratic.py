@@ -1,0 +1,145 @@
+"""Work that grows with what a client sends stays linear and off the HTTP thread: POST /v1/runs
+in its run's members and pass_at_k's keys (each measured as a ratio of two sizes, never in
+seconds), its bounded shape (docs/api.md: 422 naming the member), invalid UTF-8 in a run
+answered as U+FFFD, and a tiny GET /v1/ping answered while another client's 16 MiB bodies are
+parsed."""
+import json
+import statistics
+import threading
+import time
+
+import pytest
+import requests
+
+from conftest import Server
+
+
+@pytest.fixture(scope="module")
+def srv():
+    import os
+    if os.geteuid() != 0:
+        pytest.skip("the sandbox needs root")
+    s = Server(cells=1)
+    yield s
+    code, left = s.stop()
+    assert code == 0 and not left
+
+
+def post_raw(s, path, data, timeout=120):
+    return requests.post(s.url + path, data=data, timeout=timeout,
+                         headers={"Content-Type": "application/json"})
+
+
+def run_with(n, where):
+    """A run body with n extra keys at the top level or in pass_at_k."""
+    run = {"dataset": "quad", "results": [{"task_id": "t", "verdicts": {"OK": 1}}]}
+    extra = {f"k{i:06d}": i for i in range(n)}
+    if where == "top":
+        run.update(extra)
+    else:
+        run["pass_at_k"] = extra
+    return json.dumps(run).encode()
+
+
+def best_of(s, body, tries=3):
+    """The quickest of a few POSTs of body (seconds), and the last status."""
+    best, status = None, None
+    for _ in range(tries):
+        t = time.monotonic()
+        r = post_raw(s, "/v1/runs", body)
+        took = time.monotonic() - t
+        status = r.status_code
+        best = took if best is None else min(best, took)
+    return best, status
+
+
+@pytest.mark.parametrize("where", ["top", "pass_at_k"])
+def test_post_run_is_linear_in_its_keys(srv, where):
+    """4x the keys costs about 4x the time, not 16x (each member used to be looked up in all
+    those before it); past the bound the run is refused as fast as it is read."""
+    small, large = run_with(5000, where), run_with(20000, where)
+    post_raw(srv, "/v1/runs", small)  # warm up
+    t1, s1 = best_of(srv, small)
+    t4, s4 = best_of(srv, large)
+    assert s1 == s4, (s1, s4)
+    ratio = t4 / max(t1, 1e-4)
+    assert ratio < 8, f"{where}: 5,000 keys {t1:.3f} s, 20,000 keys {t4:.3f} s: x{ratio:.1f}"
+
+
+@pytest.mark.parametrize("body,field", [
+    ('{"dataset":"x","results":[],"dataset":"y"}', "dataset"),
+    ('{"dataset":"x","results":[],' + ",".join(f'"m{i}":1' for i in range(31)) + "}", "m30"),
+    ('{"dataset":"x","results":[{"task_id":"t",' + ",".join(f'"m{i}":1' for i in range(16))
+     + "}]}", "results"),
+    ('{"dataset":"x","results":[{"task_id":"' + "t" * 257 + '"}]}', "results"),
+    ('{"dataset":"x","results":[],"pass_at_k":{"1":0.5,"pass@1":0.5}}', "pass_at_k"),
+    ('{"dataset":"x","results":[],"verdicts":{' + ",".join(f'"V{i}":1' for i in range(65))
+     + "}}", "verdicts"),
+    ('{"dataset":"x","results":[],"failed":{}}', "failed"),
+    ('{"dataset":"x","results":[],"label":"' + "l" * 257 + '"}', "label"),
+])
+def test_post_run_shape_is_bounded(srv, body, field):
+    r = post_raw(srv, "/v1/runs", body.encode())
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"][0]["loc"] == ["body", field], r.text
+
+
+def strict_json(r):
+    assert r.status_code == 200, r.text
+    return json.loads(r.content.decode("utf-8"))  # strict: invalid UTF-8 raises
+
+
+def test_invalid_utf8_in_a_run_is_replaced(srv):
+    body = (b'{"dataset":"utf","label":"a\xffb","model":"\xc3(m","extra":"\xed\xa0\x80",'
+            b'"results":[{"task_id":"t\xfe","language":"python"}]}')
+    r = post_raw(srv, "/v1/runs", body)
+    assert r.status_code == 201, r.text
+    rid = r.json()["id"]
+    deadline = time.monotonic() + 30
+    while True:
+        got = requests.get(f"{srv.url}/v1/runs/{rid}", timeout=30)
+        if got.status_code == 200 or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    run = strict_json(got)
+    assert run["label"] == "a\ufffdb" and run["model"] == "\ufffd(m"
+    assert run["extra"] == "\ufffd" * 3 and run["results"][0]["task_id"] == "t\ufffd"
+    listed = strict_json(requests.get(f"{srv.url}/v1/runs?dataset=utf", timeout=30))["runs"]
+    assert listed[0]["label"] == "a\ufffdb" and listed[0]["model"] == "\ufffd(m"
+
+
+def test_ping_answers_while_large_bodies_are_parsed(srv):
+    """A client posting 16 MiB runs (about a million small results: parsed, then refused past
+    100,000) holds no other client up: /v1/ping's slow answers stay well under the time one
+    such body takes, where they used to wait for the whole parse on the only HTTP thread."""
+    entry = b'{"task_id":"t"},'
+    body = b'{"dataset":"big","results":[' + entry * ((16 << 20) // len(entry) - 4) + b'{}]}'
+    assert len(body) <= 16 << 20
+    posts, pings, done = [], [], threading.Event()
+
+    def poster():
+        try:
+            for _ in range(4):
+                t = time.monotonic()
+                r = post_raw(srv, "/v1/runs", body)
+                posts.append((time.monotonic() - t, r.status_code))
+        finally:
+            done.set()
+    th = threading.Thread(target=poster)
+    th.start()
+    with requests.Session() as ping:
+        for _ in range(2000):  # bounded; ends with the poster
+            if done.is_set():
+                break
+            t = time.monotonic()
+            assert ping.get(srv.url + "/v1/ping", timeout=60).status_code == 200
+            pings.append(time.monotonic() - t)
+            time.sleep(0.005)
+    th.join(timeout=300)
+    assert [st for _, st in posts] == [422] * 4, posts
+    assert len(pings) >= 8, pings
+    post_s = statistics.median(p for p, _ in posts)
+    slow = sorted(pings)[int(len(pings) * 0.9)]
+    print(f"pings {len(pings)}: median {statistics.median(pings) * 1000:.1f} ms, p90"
+          f" {slow * 1000:.1f} ms; a 16 MiB post {post_s * 1000:.0f} ms")
+    assert slow < 0.5 * post_s, f"ping p90 {slow * 1000:.1f} ms, a 16 MiB post {post_s * 1000:.0f} ms"
