@@ -143,3 +143,29 @@ def test_ping_answers_while_large_bodies_are_parsed(srv):
     print(f"pings {len(pings)}: median {statistics.median(pings) * 1000:.1f} ms, p90"
           f" {slow * 1000:.1f} ms; a 16 MiB post {post_s * 1000:.0f} ms")
     assert slow < 0.5 * post_s, f"ping p90 {slow * 1000:.1f} ms, a 16 MiB post {post_s * 1000:.0f} ms"
+
+
+def test_large_batch_streams_from_an_intake_thread(srv):
+    """A batch over 4 KiB is read on an intake thread, which begins the NDJSON stream after
+    the handler returned; twins (the same program and tests, found by sorting their keys)
+    are judged once and answered under each id, a bad item on its own line."""
+    pad = "#" + "x" * 2000 + "\n"
+    add = pad + "a, b = map(int, input().split())\nprint(a + b)"
+    items = []
+    for i in range(12):  # three programs, interleaved: 0 1 2 0 1 2 ...
+        want = ["3", "4", "5"][i % 3]
+        items.append({"id": i, "language": "python", "code": add,
+                      "tests": [{"stdin": "1 2", "expected": want}]})
+    items.append({"id": "bad", "language": "cobol", "code": pad, "tests": [{"expected": ""}]})
+    body = json.dumps({"items": items}).encode()
+    assert len(body) > 4096
+    r = post_raw(srv, "/v1/judge/batch", body)
+    assert r.status_code == 200 and r.headers["Content-Type"].startswith("application/x-ndjson")
+    lines = [json.loads(l) for l in r.text.splitlines() if l]
+    by_id = {json.dumps(l["id"]): l for l in lines}
+    assert len(lines) == 13 and len(by_id) == 13, r.text
+    assert by_id['"bad"']["error"]["loc"] == ["language"]
+    for i in range(12):
+        assert by_id[str(i)]["result"]["reward"] == (1 if i % 3 == 0 else 0), by_id[str(i)]
+    subs = {by_id[str(i)].get("submission") for i in range(12)}
+    assert len(subs) == 12  # each id a submission of its own
