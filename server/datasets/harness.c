@@ -79,22 +79,22 @@ static bool ends_with_word(const char *ls, const char *p, const char *word)
            (p - n == ls || !ident(*(p - n - 1)) || !ident(word[0]));
 }
 
-/* Whether entry at p (on the line starting at ls, after pointing past its name and blanks)
+/* Whether entry at p (on the line starting at ls, whose first non-blank is lead; after
+ * pointing past its name and blanks)
  * is the name a definition in lang gives: `function f(`, `local function f(`, `const f = `
  * (JavaScript, TypeScript), `sub f {`, `def f`, `func f(`, `(define (f`, `f <- function`,
  * bash's `f() {` or `function f`. */
-static bool keyword_defines(const char *lang, const char *kw, const char *code, const char *ls,
+static bool keyword_defines(const char *lang, const char *kw, const char *lead, const char *ls,
                             const char *p, const char *after)
 {
-    (void)code;
     if (strcmp(lang, "r") == 0) {
         const char *q = after[0] == '<' && after[1] == '-' ? after + 2
                         : *after == '='                    ? after + 1
                                                            : NULL;
-        return q && strncmp(skip_space(q), "function", 8) == 0 && skip_space(ls) == p;
+        return q && strncmp(skip_space(q), "function", 8) == 0 && lead == p;
     }
     if (strcmp(lang, "bash") == 0)
-        return (after[0] == '(' && skip_space(after + 1)[0] == ')' && skip_space(ls) == p) ||
+        return (after[0] == '(' && skip_space(after + 1)[0] == ')' && lead == p) ||
                ends_with_word(ls, p, "function");
     if (strcmp(lang, "racket") == 0)
         return p - ls >= 9 && strncmp(p - 9, "(define (", 9) == 0;
@@ -110,26 +110,91 @@ static bool keyword_defines(const char *lang, const char *kw, const char *code, 
     return *after == '(' || *after == '<' || (strcmp(lang, "scala") == 0 && *after == '[');
 }
 
+/* The line an occurrence of the entry is on, followed occurrence after occurrence: each
+ * search for the line's start goes back only to the previous occurrence, and the line's first
+ * non-blank is found once a line, so a line holding many occurrences costs linear time (a
+ * search back to the line's start for each was quadratic in a one-line completion). */
+struct line_at {
+    const char *ls, *seen, *lead; /* the line's start, the last occurrence, its first non-blank */
+};
+
+static void line_of(struct line_at *l, const char *p)
+{
+    const char *nl = p > l->seen ? memrchr(l->seen, '\n', (size_t)(p - l->seen)) : NULL;
+    if (nl) {
+        l->ls = nl + 1;
+        l->lead = skip_space(l->ls);
+    }
+    l->seen = p;
+}
+
+/* C and C++: `entry(...)` followed by a body ('{', after `const` or `noexcept`), not on a line
+ * that starts with `return` or with the name itself. Every such occurrence's '(' is matched
+ * with its ')' in one sweep over the code (a stack of the depths of those still open,
+ * innermost on top), so nested calls `f(f(f(...)))` cost linear time, not a scan to the end
+ * each; the stack holds at most one int per two bytes of code. */
+static bool c_defines(const char *code, const char *entry)
+{
+    size_t n = strlen(entry), cap = 0, top = 0;
+    int *open = NULL, depth = 0; /* code is at most a request body: its depth fits an int */
+    struct line_at l = {code, code, skip_space(code)};
+    const char *next = find_word(code, code, entry), *paren = NULL;
+    bool found = false;
+    for (const char *q = code; *q && !found; q++) {
+        if (next == q) {
+            line_of(&l, q);
+            bool line_ok = strncmp(l.lead, "return", 6) != 0 && l.lead != q;
+            paren = line_ok ? skip_space(q + n) : NULL;
+            next = find_word(code, q + 1, entry);
+        }
+        if (*q == '(' && q == paren) {
+            if (top == cap) {
+                int *s = realloc(open, (cap = cap ? 2 * cap : 16) * sizeof(*s));
+                if (!s)
+                    break;
+                open = s;
+            }
+            open[top++] = depth;
+        }
+        depth += (*q == '(') - (*q == ')');
+        if (*q != ')' || top == 0 || open[top - 1] != depth)
+            continue;
+        top--;
+        const char *after = skip_space(q + 1);
+        while (strncmp(after, "const", 5) == 0 || strncmp(after, "noexcept", 8) == 0)
+            after = skip_space(after + (*after == 'c' ? 5 : 8));
+        found = *after == '{';
+    }
+    free(open);
+    return found;
+}
+
 bool harness_defines(const char *language, const char *code, const char *entry)
 {
     char lang[32];
     base_language(language, lang, sizeof(lang));
     if (!entry || !*entry)
         return false;
+    const char *key = keyword_of(lang);
+    bool go = strcmp(lang, "go") == 0 || strcmp(lang, "rust") == 0;
+    if (!key && !go && strcmp(lang, "python") != 0)
+        return c_defines(code, entry);
+    struct line_at l = {code, code, skip_space(code)};
     for (const char *p = find_word(code, code, entry); p; p = find_word(code, p + 1, entry)) {
         const char *after = skip_space(p + strlen(entry));
-        const char *ls = p; /* the start of p's line */
-        while (ls > code && ls[-1] != '\n')
-            ls--;
-        const char *key = keyword_of(lang);
+        line_of(&l, p);
         if (key) {
-            if (keyword_defines(lang, key, code, ls, p, after))
+            if (keyword_defines(lang, key, l.lead, l.ls, p, after))
                 return true;
-        } else if (strcmp(lang, "python") == 0) {
-            const char *q = skip_space(ls);
-            if (q + 4 <= p && strncmp(q, "def ", 4) == 0 && skip_space(q + 4) == p && *after == '(')
-                return true;
-        } else if (strcmp(lang, "go") == 0 || strcmp(lang, "rust") == 0) {
+        } else if (!go) { /* python: `def`, blanks, p (checked back from p: linear) */
+            const char *k = p, *name = l.lead; /* "def " is there before name moves past it */
+            if (strncmp(l.lead, "def ", 4) == 0 && p >= (name += 4) && *after == '(') {
+                while (k > name && isspace((unsigned char)k[-1]))
+                    k--;
+                if (k == name)
+                    return true;
+            }
+        } else {
             const char *kw = strcmp(lang, "go") == 0 ? "func" : "fn";
             const char *k = p; /* just after the keyword, if there is one */
             while (k > code && (k[-1] == ' ' || k[-1] == '\t'))
@@ -137,23 +202,6 @@ bool harness_defines(const char *language, const char *code, const char *entry)
             long kl = (long)strlen(kw);
             if (*after && strchr("(<[", *after) && k < p && k - code >= kl &&
                 strncmp(k - kl, kw, (size_t)kl) == 0 && (k - kl == code || !ident(k[-kl - 1])))
-                return true;
-        } else if (*after == '(') { /* C, C++: name(...) followed by a body */
-            int depth = 0;
-            const char *q = after;
-            for (; *q; q++) {
-                depth += *q == '(';
-                depth -= *q == ')';
-                if (depth == 0)
-                    break;
-            }
-            if (!*q)
-                continue;
-            q = skip_space(q + 1);
-            while (strncmp(q, "const", 5) == 0 || strncmp(q, "noexcept", 8) == 0)
-                q = skip_space(q + (*q == 'c' ? 5 : 8));
-            const char *b = skip_space(ls);
-            if (*q == '{' && strncmp(b, "return", 6) != 0 && b != p)
                 return true;
         }
     }

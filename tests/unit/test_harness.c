@@ -6,8 +6,10 @@
 #include "test.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void test_defines(void)
 {
@@ -352,9 +354,83 @@ static void test_stdio(void)
     json_free(p);
 }
 
+/* code: head, then piece n times, then tail n times (heap). */
+static char *repeat(const char *head, const char *piece, const char *tail, size_t n)
+{
+    size_t h = strlen(head), p = strlen(piece), t = strlen(tail);
+    char *s = malloc(h + n * (p + t) + 1), *w = s;
+    if (!s)
+        abort();
+    memcpy(w, head, h);
+    w += h;
+    for (size_t i = 0; i < n; i++, w += p)
+        memcpy(w, piece, p);
+    for (size_t i = 0; i < n; i++, w += t)
+        memcpy(w, tail, t);
+    *w = '\0';
+    return s;
+}
+
+/* The least CPU time (this thread's: other processes on the machine do not count) of three
+ * harness_defines over such code, in seconds. */
+static double defines_time(const char *lang, const char *head, const char *piece, const char *tail,
+                           size_t n, bool want, bool *right)
+{
+    char *code = repeat(head, piece, tail, n);
+    double best = 1e9;
+    for (int i = 0; i < 3; i++) {
+        struct timespec a, b;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+        bool got = harness_defines(lang, code, "f");
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+        *right = *right && got == want;
+        double s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+        best = s < best ? s : best;
+    }
+    free(code);
+    return best;
+}
+
+/* A completion with many uses of the entry's name costs linear time: 8x the uses, about 8x
+ * the time, not 64x (each use used to search back to its line's start, or a C call to the end of
+ * its nested parentheses). Measured as a ratio, never in seconds. */
+static void test_defines_linear(void)
+{
+    static const struct {
+        const char *lang, *head, *piece, *tail;
+        bool want;
+    } cases[] = {
+        {"python", "    x =", " f", "", false},                /* one long line of uses */
+        {"python", "def ", " ", " f", false},                  /* `def`, blanks, then uses */
+        {"cpp", "", "f(", ")", false},                         /* f(f(f(...))) */
+        {"cpp", "int g() { return 1; }\n", "f(", ") {", true}, /* nested, then a body */
+        {"lua", "  local x =", " f", "", false},
+        {"go", "\tx :=", " f", "", false},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        size_t n = 50000;
+        bool right = true;
+        double t1 = defines_time(cases[i].lang, cases[i].head, cases[i].piece, cases[i].tail, n,
+                                 cases[i].want, &right);
+        double t8 = defines_time(cases[i].lang, cases[i].head, cases[i].piece, cases[i].tail, 8 * n,
+                                 cases[i].want, &right);
+        ASSERT_TRUE(right);
+        double ratio = t8 / (t1 > 1e-5 ? t1 : 1e-5);
+        if (ratio >= 24 || getenv("VERDICT_TEST_VERBOSE"))
+            fprintf(stderr, "%s %s: %.4f s for %zu uses, %.4f s for 8x: x%.1f\n", cases[i].lang,
+                    cases[i].piece, t1, n, t8, ratio);
+        ASSERT_TRUE(ratio < 24); /* linear: about 8; quadratic: 64 */
+    }
+    ASSERT_TRUE(harness_defines("cpp", "int f(int (*g)(int)) const {\n}\n", "f"));
+    ASSERT_TRUE(harness_defines("cpp", "x = f(f(1));\nint f(int a) noexcept {\n}\n", "f"));
+    ASSERT_FALSE(harness_defines("cpp", "x = f(f(1));\n  return f(2) {\n", "f"));
+    ASSERT_FALSE(harness_defines("cpp", "int f(int a\n", "f"));
+}
+
 int main(void)
 {
     TEST_RUN(test_defines);
+    TEST_RUN(test_defines_linear);
     TEST_RUN(test_go_imports);
     TEST_RUN(test_build_continuation_and_whole);
     TEST_RUN(test_stop_tokens);
