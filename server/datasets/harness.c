@@ -464,8 +464,9 @@ static void drop_own_functions(const char *lang, const char *after, char *code)
         if (strcmp(lang, own[i][0]) != 0 || (!always && !strstr(after, own[i][1])))
             continue;
         size_t pl = strlen(own[i][1]);
-        for (char *p = code; *p;) {
-            char *t = p;
+        char *w = code; /* one pass: read at r, write at w <= r (no memmove of the rest) */
+        for (char *r = code; *r;) {
+            char *t = r, *nl = strchr(r, '\n'), *eol = nl ? nl + 1 : r + strlen(r);
             if (method) {
                 while (*t == ' ' || *t == '\t')
                     t++;
@@ -473,17 +474,16 @@ static void drop_own_functions(const char *lang, const char *after, char *code)
                     t += 7;
             }
             if (strncmp(t, own[i][1], pl) == 0) {
-                char *nl = strchr(t, '\n'), *brace = strchr(t, '{');
                 /* Scala's `def main(...) = expr` on one line has no block */
-                char *end = strcmp(lang, "scala") == 0 && (!brace || (nl && brace > nl))
-                                ? (nl ? nl + 1 : t + strlen(t))
-                                : block_end(t);
-                memmove(p, end, strlen(end) + 1);
+                bool brace = memchr(t, '{', (size_t)(eol - t)) != NULL;
+                r = strcmp(lang, "scala") == 0 && !brace ? eol : block_end(t);
                 continue;
             }
-            char *nl = strchr(p, '\n');
-            p = nl ? nl + 1 : p + strlen(p);
+            memmove(w, r, (size_t)(eol - r));
+            w += eol - r;
+            r = eol;
         }
+        *w = '\0';
     }
 }
 
@@ -639,24 +639,32 @@ static void drop_reopening(const char *lang, const char *prefix, char *code)
     bool rkt = strcmp(lang, "racket") == 0 && strstr(prefix, "#lang");
     if (!php && !rkt)
         return;
-    for (char *line = code; *line;) {
-        char *t = line;
+    /* One pass, reading at r and writing at w <= r (a memmove of the rest for each tag was
+     * quadratic in a completion of many); a line's end is found once a line. */
+    char *w = code, *end = code;
+    for (char *r = code; *r;) {
+        char *t = r;
         while (*t == ' ' || *t == '\t')
             t++;
-        char *nl = strchr(line, '\n'), *end = nl ? nl + 1 : line + strlen(line);
+        if (r >= end) {
+            char *nl = strchr(r, '\n');
+            end = nl ? nl + 1 : r + strlen(r);
+        }
         if (php && strncmp(t, "<?php", 5) == 0) {
-            memmove(line, t + 5, strlen(t + 5) + 1);
+            r = t + 5; /* the rest of the line, looked at again */
             continue;
         }
-        const char *r = t;
+        const char *q = t;
         if (php && strncmp(t, "?>", 2) == 0)
-            r = skip_space(t + 2);
-        if ((php && r != t && (*r == '\0' || r >= end)) || (rkt && strncmp(t, "#lang", 5) == 0)) {
-            memmove(line, end, strlen(end) + 1);
-            continue;
+            q = skip_space(t + 2);
+        if (!((php && q != t && (*q == '\0' || q >= end)) ||
+              (rkt && strncmp(t, "#lang", 5) == 0))) {
+            memmove(w, r, (size_t)(end - r)); /* the line kept */
+            w += end - r;
         }
-        line = end;
+        r = end;
     }
+    *w = '\0';
 }
 
 bool harness_accepts(const struct json *p, const char *language)

@@ -427,6 +427,66 @@ static void test_defines_linear(void)
     ASSERT_FALSE(harness_defines("cpp", "int f(int a\n", "f"));
 }
 
+/* The least thread CPU time of three harness_build of an answer: head, piece n times, tail. */
+static double build_time(const struct json *p, const char *head, const char *piece,
+                         const char *tail, size_t n, bool *built)
+{
+    char *answer = repeat(head, piece, "", n), *full = malloc(strlen(answer) + strlen(tail) + 1);
+    if (!full)
+        abort();
+    strcpy(full, answer);
+    strcat(full, tail);
+    double best = 1e9;
+    for (int i = 0; i < 3; i++) {
+        struct harness h;
+        char err[ERR_LEN];
+        struct timespec a, b;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+        int rc = harness_build(p, full, NULL, HARNESS_EXTRACT, &h, err);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+        *built = *built && rc == 0;
+        if (rc == 0)
+            harness_fini(&h);
+        double t = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+        best = t < best ? t : best;
+    }
+    free(answer);
+    free(full);
+    return best;
+}
+
+/* What an answer brings again (`<?php` tags, main functions) is dropped in one pass: 8x the
+ * lines, about 8x the time, not 64x (each used to move the whole rest of the code). */
+static void test_build_linear(void)
+{
+    static const struct {
+        const char *lang, *before, *preamble, *after, *head, *piece, *tail;
+    } cases[] = {
+        {"php", "<?php\nfunction add($a) {\n", "<?php\n", "function candidate() {}\n", "```php\n",
+         "<?php\n", "function add($a) {\n    return $a;\n}\n```"},
+        {"cpp", "int add(int a) {\n", "", "int main() { return add(1) != 1; }\n", "```cpp\n",
+         "int main() {}\n", "int add(int a) {\n    return a;\n}\n```"},
+        {"scala", "object Problem {\n  def add(a : Long) : Long = {\n", "object Problem {\n",
+         "  def main(args: Array[String]) = {}\n}\n", "```scala\n", "def main(a: Int) = 1\n",
+         "def add(a : Long) : Long = {\n    a\n}\n```"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct json *p =
+            problem(cases[i].lang, "add", cases[i].before, cases[i].preamble, cases[i].after);
+        size_t n = 20000;
+        bool built = true;
+        double t1 = build_time(p, cases[i].head, cases[i].piece, cases[i].tail, n, &built);
+        double t8 = build_time(p, cases[i].head, cases[i].piece, cases[i].tail, 8 * n, &built);
+        double ratio = t8 / (t1 > 1e-5 ? t1 : 1e-5);
+        if (ratio >= 24 || getenv("VERDICT_TEST_VERBOSE"))
+            fprintf(stderr, "%s: %.4f s for %zu lines, %.4f s for 8x: x%.1f\n", cases[i].lang, t1,
+                    n, t8, ratio);
+        ASSERT_TRUE(built);
+        ASSERT_TRUE(ratio < 24); /* linear: about 8; quadratic: 64 */
+        json_free(p);
+    }
+}
+
 int main(void)
 {
     TEST_RUN(test_defines);
@@ -438,6 +498,7 @@ int main(void)
     TEST_RUN(test_go_program);
     TEST_RUN(test_own_functions_dropped);
     TEST_RUN(test_whole_answers);
+    TEST_RUN(test_build_linear);
     TEST_RUN(test_stdio);
     return TEST_EXIT();
 }
