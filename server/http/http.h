@@ -72,8 +72,8 @@ void http_reply(struct http_exchange *x, int status, const char *content_type, c
 
 /* Streaming: called once instead of http_reply, by the handler or later from any thread,
  * starts a chunked response whose body is written with http_stream_write, from any thread,
- * until http_stream_end. While nothing
- * is waiting to be sent the connection is suspended, holding no thread. */
+ * until http_stream_end. While nothing is waiting to be sent the connection is suspended,
+ * holding no thread. */
 #define HTTP_MAX_PENDING (256u << 20) /* bytes of a streamed body not yet read by the client */
 
 void http_stream_begin(struct http_exchange *x, int status, const char *content_type);
