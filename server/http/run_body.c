@@ -123,6 +123,7 @@ static const char *doc_invalid(const struct json *doc, const char **field)
     const struct json *seen[RUN_MAX_MEMBERS];
     int n = 0;
     bool dataset = false, results = false;
+    size_t summary = 2;
     *field = NULL;
     if (!json_is_object(doc))
         return "the body must be a run (an object)";
@@ -137,6 +138,15 @@ static const char *doc_invalid(const struct json *doc, const char **field)
         const char *why = member_invalid(m);
         if (why)
             return why;
+        if (strcmp(json_key(m), "results") != 0 && strcmp(json_key(m), "failed") != 0) {
+            char *text = json_render(m, false); /* the summary, listed 500 runs a page */
+            summary += text ? strlen(text) + strlen(json_key(m)) + 4 : 0;
+            free(text);
+            if (!text)
+                return RUN_BODY_OOM;
+            if (summary > RUN_MAX_SUMMARY)
+                return "the run but its results and failed is at most 64 KiB of JSON";
+        }
         dataset = dataset || strcmp(json_key(m), "dataset") == 0;
         results = results || strcmp(json_key(m), "results") == 0;
     }

@@ -12,8 +12,10 @@
  * (pass_at_k's "1" and "pass@1" are the same key); "results" (required) and "failed" lists of
  * at most RUN_MAX_RESULTS objects, each of at most RUN_MAX_ENTRY members, a result with a
  * "task_id" string of 1..RUN_MAX_TEXT bytes and "verdicts" an object of at most RUN_MAX_MAP
- * members or null. Invalid UTF-8 anywhere in the body (and NUL bytes) is replaced by U+FFFD
- * before parsing, so every string stored and answered is valid UTF-8.
+ * members or null; everything but "results" and "failed" (the summary that GET /v1/runs lists,
+ * 500 runs a page) at most RUN_MAX_SUMMARY bytes as JSON. Invalid UTF-8 anywhere in the body (and
+ * NUL bytes) is replaced by U+FFFD before parsing, so every string stored and answered is valid
+ * UTF-8.
  */
 #ifndef VERDICT_RUN_BODY_H
 #define VERDICT_RUN_BODY_H
@@ -22,13 +24,14 @@
 
 #include "server/util/json.h"
 
-#define RUN_MAX_MEMBERS 32     /* top-level members of a run */
-#define RUN_MAX_TEXT    256    /* bytes of label, model, source, a task_id */
-#define RUN_MAX_MAP     64     /* members of pass_at_k, verdicts, a result's verdicts */
-#define RUN_MAX_KEY     64     /* bytes of a pass_at_k or verdicts key */
-#define RUN_MAX_RESULTS 100000 /* entries of "results", of "failed" */
-#define RUN_MAX_ENTRY   16     /* members of one entry of "results" or "failed" */
-#define RUN_FIELD_LEN   128    /* bytes of the member named in a refusal (cut to fit) */
+#define RUN_MAX_MEMBERS 32          /* top-level members of a run */
+#define RUN_MAX_TEXT    256         /* bytes of label, model, source, a task_id */
+#define RUN_MAX_MAP     64          /* members of pass_at_k, verdicts, a result's verdicts */
+#define RUN_MAX_KEY     64          /* bytes of a pass_at_k or verdicts key */
+#define RUN_MAX_RESULTS 100000      /* entries of "results", of "failed" */
+#define RUN_MAX_ENTRY   16          /* members of one entry of "results" or "failed" */
+#define RUN_MAX_SUMMARY (64u << 10) /* bytes of the run but results and failed, as JSON */
+#define RUN_FIELD_LEN   128         /* bytes of the member named in a refusal (cut to fit) */
 
 /* Parses and checks a run body of len bytes (any bytes, body[len] a NUL as http_body gives).
  * Returns

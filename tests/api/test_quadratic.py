@@ -92,6 +92,7 @@ def test_post_run_is_linear_in_its_keys(srv, where):
      + "}}", "verdicts"),
     ('{"dataset":"x","results":[],"failed":{}}', "failed"),
     ('{"dataset":"x","results":[],"label":"' + "l" * 257 + '"}', "label"),
+    ('{"dataset":"x","results":[],"notes":"' + "n" * 70000 + '"}', "notes"),
 ])
 def test_post_run_shape_is_bounded(srv, body, field):
     r = post_raw(srv, "/v1/runs", body.encode())

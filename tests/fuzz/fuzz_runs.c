@@ -9,7 +9,8 @@
  * keys, a dataset of 1..128 bytes, results (and failed, when a list) of at most
  * RUN_MAX_RESULTS objects of at most RUN_MAX_ENTRY members, every result with a task_id;
  * rendered, it is valid UTF-8 (whatever bytes came in); rec_run copies it, its summary and
- * results parse back, the summary with distinct keys, none of them a column (id, at, dataset,
+ * results parse back, the summary within RUN_MAX_SUMMARY (and pass_at_k's "pass@"s) with
+ * distinct keys, none of them a column (id, at, dataset,
  * label, model, source), pass_at_k's keys distinct, and the results list as long as the run's.
  */
 #include <stdlib.h>
@@ -62,6 +63,7 @@ static void check_rec(const struct json *doc)
         for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++)
             FUZZ_CHECK(strcmp(json_key(m), columns[i]) != 0);
     FUZZ_CHECK(count(json_get(res, "results")) == count(json_get(doc, "results")));
+    FUZZ_CHECK(strlen(r->summary) <= RUN_MAX_SUMMARY + 5 * RUN_MAX_MAP); /* "pass@" added */
     FUZZ_CHECK(utf8_valid(r->summary, strlen(r->summary)) &&
                utf8_valid(r->results, strlen(r->results)));
     json_free(sum);
