@@ -152,15 +152,23 @@ struct rec *rec_submission(const struct store_submission *sub)
     return r;
 }
 
-/* pass_at_k's keys as "pass@k" (bench's summary says "1", "10"). */
+/* pass_at_k's keys as "pass@k" (bench's summary says "1", "10"); a key is never cut (a cut
+ * could split a UTF-8 sequence, or make two keys one). NULL when out of memory. */
 static struct json *pass_at_k(const struct json *pk)
 {
     struct json *o = json_object();
     for (const struct json *m = json_first(pk); o && m; m = json_next(m)) {
         const char *k = json_key(m);
-        char key[64];
-        snprintf(key, sizeof(key), "%s%s", strspn(k, "0123456789") == strlen(k) ? "pass@" : "", k);
-        json_append(o, key, json_dup(m));
+        size_t n = strlen(k) + sizeof("pass@");
+        char *key = malloc(n);
+        if (key)
+            snprintf(key, n, "%s%s", strspn(k, "0123456789") == strlen(k) ? "pass@" : "", k);
+        if (!key || !json_append(o, key, json_dup(m))) { /* json_append copies the key */
+            free(key);
+            json_free(o);
+            return NULL;
+        }
+        free(key);
     }
     return o;
 }

@@ -106,7 +106,9 @@ def strict_json(r):
 
 
 def test_invalid_utf8_in_a_run_is_replaced(srv):
+    key = "q" + "\u20ac" * 21  # 64 bytes: the store once cut pass_at_k keys at 63
     body = (b'{"dataset":"utf","label":"a\xffb","model":"\xc3(m","extra":"\xed\xa0\x80",'
+            b'"pass_at_k":{"' + key.encode() + b'":0.5},'
             b'"results":[{"task_id":"t\xfe","language":"python"}]}')
     r = post_raw(srv, "/v1/runs", body)
     assert r.status_code == 201, r.text
@@ -120,6 +122,7 @@ def test_invalid_utf8_in_a_run_is_replaced(srv):
     run = strict_json(got)
     assert run["label"] == "a\ufffdb" and run["model"] == "\ufffd(m"
     assert run["extra"] == "\ufffd" * 3 and run["results"][0]["task_id"] == "t\ufffd"
+    assert run["pass_at_k"] == {key: 0.5}
     listed = strict_json(requests.get(f"{srv.url}/v1/runs?dataset=utf", timeout=30))["runs"]
     assert listed[0]["label"] == "a\ufffdb" and listed[0]["model"] == "\ufffd(m"
 
