@@ -66,6 +66,7 @@ static void teardown(struct parts *p)
 {
     if (p->http)
         http_quiesce(p->http);
+    api_quiesce(p->api);        /* the bodies still waiting for an intake thread: queued */
     sched_free(p->sched);       /* finishes what is queued: every request is answered */
     sessions_stop(p->sessions); /* no call runs now: each session's cell wiped, given back */
     /* every judged request is queued for the store's writer now; closing it commits them

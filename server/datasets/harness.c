@@ -79,22 +79,22 @@ static bool ends_with_word(const char *ls, const char *p, const char *word)
            (p - n == ls || !ident(*(p - n - 1)) || !ident(word[0]));
 }
 
-/* Whether entry at p (on the line starting at ls, after pointing past its name and blanks)
+/* Whether entry at p (on the line starting at ls, whose first non-blank is lead; after
+ * pointing past its name and blanks)
  * is the name a definition in lang gives: `function f(`, `local function f(`, `const f = `
  * (JavaScript, TypeScript), `sub f {`, `def f`, `func f(`, `(define (f`, `f <- function`,
  * bash's `f() {` or `function f`. */
-static bool keyword_defines(const char *lang, const char *kw, const char *code, const char *ls,
+static bool keyword_defines(const char *lang, const char *kw, const char *lead, const char *ls,
                             const char *p, const char *after)
 {
-    (void)code;
     if (strcmp(lang, "r") == 0) {
         const char *q = after[0] == '<' && after[1] == '-' ? after + 2
                         : *after == '='                    ? after + 1
                                                            : NULL;
-        return q && strncmp(skip_space(q), "function", 8) == 0 && skip_space(ls) == p;
+        return q && strncmp(skip_space(q), "function", 8) == 0 && lead == p;
     }
     if (strcmp(lang, "bash") == 0)
-        return (after[0] == '(' && skip_space(after + 1)[0] == ')' && skip_space(ls) == p) ||
+        return (after[0] == '(' && skip_space(after + 1)[0] == ')' && lead == p) ||
                ends_with_word(ls, p, "function");
     if (strcmp(lang, "racket") == 0)
         return p - ls >= 9 && strncmp(p - 9, "(define (", 9) == 0;
@@ -110,26 +110,91 @@ static bool keyword_defines(const char *lang, const char *kw, const char *code, 
     return *after == '(' || *after == '<' || (strcmp(lang, "scala") == 0 && *after == '[');
 }
 
+/* The line an occurrence of the entry is on, followed occurrence after occurrence: each
+ * search for the line's start goes back only to the previous occurrence, and the line's first
+ * non-blank is found once a line, so a line holding many occurrences costs linear time (a
+ * search back to the line's start for each was quadratic in a one-line completion). */
+struct line_at {
+    const char *ls, *seen, *lead; /* the line's start, the last occurrence, its first non-blank */
+};
+
+static void line_of(struct line_at *l, const char *p)
+{
+    const char *nl = p > l->seen ? memrchr(l->seen, '\n', (size_t)(p - l->seen)) : NULL;
+    if (nl) {
+        l->ls = nl + 1;
+        l->lead = skip_space(l->ls);
+    }
+    l->seen = p;
+}
+
+/* C and C++: `entry(...)` followed by a body ('{', after `const` or `noexcept`), not on a line
+ * that starts with `return` or with the name itself. Every such occurrence's '(' is matched
+ * with its ')' in one sweep over the code (a stack of the depths of those still open,
+ * innermost on top), so nested calls `f(f(f(...)))` cost linear time, not a scan to the end
+ * each; the stack holds at most one int per two bytes of code. */
+static bool c_defines(const char *code, const char *entry)
+{
+    size_t n = strlen(entry), cap = 0, top = 0;
+    int *open = NULL, depth = 0; /* code is at most a request body: its depth fits an int */
+    struct line_at l = {code, code, skip_space(code)};
+    const char *next = find_word(code, code, entry), *paren = NULL;
+    bool found = false;
+    for (const char *q = code; *q && !found; q++) {
+        if (next == q) {
+            line_of(&l, q);
+            bool line_ok = strncmp(l.lead, "return", 6) != 0 && l.lead != q;
+            paren = line_ok ? skip_space(q + n) : NULL;
+            next = find_word(code, q + 1, entry);
+        }
+        if (*q == '(' && q == paren) {
+            if (top == cap) {
+                int *s = realloc(open, (cap = cap ? 2 * cap : 16) * sizeof(*s));
+                if (!s)
+                    break;
+                open = s;
+            }
+            open[top++] = depth;
+        }
+        depth += (*q == '(') - (*q == ')');
+        if (*q != ')' || top == 0 || open[top - 1] != depth)
+            continue;
+        top--;
+        const char *after = skip_space(q + 1);
+        while (strncmp(after, "const", 5) == 0 || strncmp(after, "noexcept", 8) == 0)
+            after = skip_space(after + (*after == 'c' ? 5 : 8));
+        found = *after == '{';
+    }
+    free(open);
+    return found;
+}
+
 bool harness_defines(const char *language, const char *code, const char *entry)
 {
     char lang[32];
     base_language(language, lang, sizeof(lang));
     if (!entry || !*entry)
         return false;
+    const char *key = keyword_of(lang);
+    bool go = strcmp(lang, "go") == 0 || strcmp(lang, "rust") == 0;
+    if (!key && !go && strcmp(lang, "python") != 0)
+        return c_defines(code, entry);
+    struct line_at l = {code, code, skip_space(code)};
     for (const char *p = find_word(code, code, entry); p; p = find_word(code, p + 1, entry)) {
         const char *after = skip_space(p + strlen(entry));
-        const char *ls = p; /* the start of p's line */
-        while (ls > code && ls[-1] != '\n')
-            ls--;
-        const char *key = keyword_of(lang);
+        line_of(&l, p);
         if (key) {
-            if (keyword_defines(lang, key, code, ls, p, after))
+            if (keyword_defines(lang, key, l.lead, l.ls, p, after))
                 return true;
-        } else if (strcmp(lang, "python") == 0) {
-            const char *q = skip_space(ls);
-            if (q + 4 <= p && strncmp(q, "def ", 4) == 0 && skip_space(q + 4) == p && *after == '(')
-                return true;
-        } else if (strcmp(lang, "go") == 0 || strcmp(lang, "rust") == 0) {
+        } else if (!go) { /* python: `def`, blanks, p (checked back from p: linear) */
+            const char *k = p, *name = l.lead; /* "def " is there before name moves past it */
+            if (strncmp(l.lead, "def ", 4) == 0 && p >= (name += 4) && *after == '(') {
+                while (k > name && isspace((unsigned char)k[-1]))
+                    k--;
+                if (k == name)
+                    return true;
+            }
+        } else {
             const char *kw = strcmp(lang, "go") == 0 ? "func" : "fn";
             const char *k = p; /* just after the keyword, if there is one */
             while (k > code && (k[-1] == ' ' || k[-1] == '\t'))
@@ -137,23 +202,6 @@ bool harness_defines(const char *language, const char *code, const char *entry)
             long kl = (long)strlen(kw);
             if (*after && strchr("(<[", *after) && k < p && k - code >= kl &&
                 strncmp(k - kl, kw, (size_t)kl) == 0 && (k - kl == code || !ident(k[-kl - 1])))
-                return true;
-        } else if (*after == '(') { /* C, C++: name(...) followed by a body */
-            int depth = 0;
-            const char *q = after;
-            for (; *q; q++) {
-                depth += *q == '(';
-                depth -= *q == ')';
-                if (depth == 0)
-                    break;
-            }
-            if (!*q)
-                continue;
-            q = skip_space(q + 1);
-            while (strncmp(q, "const", 5) == 0 || strncmp(q, "noexcept", 8) == 0)
-                q = skip_space(q + (*q == 'c' ? 5 : 8));
-            const char *b = skip_space(ls);
-            if (*q == '{' && strncmp(b, "return", 6) != 0 && b != p)
                 return true;
         }
     }
@@ -416,8 +464,9 @@ static void drop_own_functions(const char *lang, const char *after, char *code)
         if (strcmp(lang, own[i][0]) != 0 || (!always && !strstr(after, own[i][1])))
             continue;
         size_t pl = strlen(own[i][1]);
-        for (char *p = code; *p;) {
-            char *t = p;
+        char *w = code; /* one pass: read at r, write at w <= r (no memmove of the rest) */
+        for (char *r = code; *r;) {
+            char *t = r, *nl = strchr(r, '\n'), *eol = nl ? nl + 1 : r + strlen(r);
             if (method) {
                 while (*t == ' ' || *t == '\t')
                     t++;
@@ -425,17 +474,16 @@ static void drop_own_functions(const char *lang, const char *after, char *code)
                     t += 7;
             }
             if (strncmp(t, own[i][1], pl) == 0) {
-                char *nl = strchr(t, '\n'), *brace = strchr(t, '{');
                 /* Scala's `def main(...) = expr` on one line has no block */
-                char *end = strcmp(lang, "scala") == 0 && (!brace || (nl && brace > nl))
-                                ? (nl ? nl + 1 : t + strlen(t))
-                                : block_end(t);
-                memmove(p, end, strlen(end) + 1);
+                bool brace = memchr(t, '{', (size_t)(eol - t)) != NULL;
+                r = strcmp(lang, "scala") == 0 && !brace ? eol : block_end(t);
                 continue;
             }
-            char *nl = strchr(p, '\n');
-            p = nl ? nl + 1 : p + strlen(p);
+            memmove(w, r, (size_t)(eol - r));
+            w += eol - r;
+            r = eol;
         }
+        *w = '\0';
     }
 }
 
@@ -591,24 +639,32 @@ static void drop_reopening(const char *lang, const char *prefix, char *code)
     bool rkt = strcmp(lang, "racket") == 0 && strstr(prefix, "#lang");
     if (!php && !rkt)
         return;
-    for (char *line = code; *line;) {
-        char *t = line;
+    /* One pass, reading at r and writing at w <= r (a memmove of the rest for each tag was
+     * quadratic in a completion of many); a line's end is found once a line. */
+    char *w = code, *end = code;
+    for (char *r = code; *r;) {
+        char *t = r;
         while (*t == ' ' || *t == '\t')
             t++;
-        char *nl = strchr(line, '\n'), *end = nl ? nl + 1 : line + strlen(line);
+        if (r >= end) {
+            char *nl = strchr(r, '\n');
+            end = nl ? nl + 1 : r + strlen(r);
+        }
         if (php && strncmp(t, "<?php", 5) == 0) {
-            memmove(line, t + 5, strlen(t + 5) + 1);
+            r = t + 5; /* the rest of the line, looked at again */
             continue;
         }
-        const char *r = t;
+        const char *q = t;
         if (php && strncmp(t, "?>", 2) == 0)
-            r = skip_space(t + 2);
-        if ((php && r != t && (*r == '\0' || r >= end)) || (rkt && strncmp(t, "#lang", 5) == 0)) {
-            memmove(line, end, strlen(end) + 1);
-            continue;
+            q = skip_space(t + 2);
+        if (!((php && q != t && (*q == '\0' || q >= end)) ||
+              (rkt && strncmp(t, "#lang", 5) == 0))) {
+            memmove(w, r, (size_t)(end - r)); /* the line kept */
+            w += end - r;
         }
-        line = end;
+        r = end;
     }
+    *w = '\0';
 }
 
 bool harness_accepts(const struct json *p, const char *language)

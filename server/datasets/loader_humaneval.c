@@ -257,6 +257,12 @@ static char *multiple_entry(const char *def, const char *prompt, const char *id,
     return strndup(prompt, cut);
 }
 
+/* A completion is cut at its first stop token: each token is searched for in the whole
+ * completion, so their number is bounded (MultiPL-E's rows have a handful), keeping /submit
+ * linear in what a client sends in provided_data. */
+#define MAX_STOPS      64
+#define MAX_STOP_BYTES 256
+
 /* Java runs class Main: MultiPL-E's tests put main in class Problem, which this one calls. */
 static const char java_main[] =
     "\nclass Main {\n    public static void main(String[] args) throws Exception {\n"
@@ -288,11 +294,16 @@ int loader_norm_multiple(const struct loader_ctx *c, const struct json *r, struc
         p, strdup(prompt), pre,
         loader_cat("\n", tests, strcmp(run, "java") == 0 ? java_main : "", NULL));
     const struct json *stop = json_get(r, "stop_tokens");
+    int nstop = 0;
     for (const struct json *e = json_first(stop); e; e = json_next(e)) {
         const char *s;
         if (!json_str(e, &s)) {
             json_free(p);
             return loader_bad(c, "stop_tokens", "must be a list of strings");
+        }
+        if (++nstop > MAX_STOPS || strlen(s) > MAX_STOP_BYTES) { /* each is searched for in */
+            json_free(p);                                        /* the whole completion */
+            return loader_bad(c, "stop_tokens", "at most 64 strings of at most 256 bytes");
         }
         json_push_str(json_child(p, "stop"), s);
     }

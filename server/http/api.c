@@ -430,7 +430,7 @@ void api_handle(struct http_exchange *x, void *ctx)
         path_known = true;
         if (strcmp(routes[i].method, http_method(x)) == 0) {
             if (!routes[i].guarded || api_dashboard_allowed(a, x))
-                routes[i].fn(a, x);
+                api_dispatch(a, x, routes[i].fn); /* a large body: on an intake thread */
             return;
         }
     }
@@ -479,6 +479,12 @@ int api_new(const struct api_config *cfg, struct api **out, char err[ERR_LEN])
         free(a);
         return err_set(err, -ENOMEM, "out of memory");
     }
+    if (api_intake_start(a) < 0) {
+        metrics_free(a->metrics);
+        stats_free(a->stats);
+        free(a);
+        return err_set(err, -ENOMEM, "cannot start the intake threads");
+    }
     *out = a;
     return 0;
 }
@@ -497,6 +503,7 @@ unsigned long api_answered(struct api *a)
 void api_free(struct api *a)
 {
     if (a) {
+        api_intake_free(a);
         metrics_free(a->metrics);
         stats_free(a->stats);
     }

@@ -6,9 +6,12 @@
  * store's GET /v1/submissions, /v1/submissions/{id}, /v1/runs, /v1/runs/{id}, POST /v1/runs,
  * GET /v1/datasets, /v1/datasets/{name}, and GET /v1/stats (server/http/api_store.c).
  *
- * Threads: api_handle runs on libmicrohttpd's thread and never blocks: it validates the
- * request (422 with FastAPI's `detail` shape, naming the field) and queues the work on the
- * scheduler; a worker judges and replies, which resumes the suspended connection.
+ * Threads: api_handle runs on libmicrohttpd's thread and never blocks: it matches the route,
+ * checks the token, and runs the route's handler, itself for a small body or on an intake
+ * thread for a larger one (server/http/api_intake.c: no work that grows with a body on the
+ * HTTP thread); the handler validates the request (422 with FastAPI's `detail` shape, naming
+ * the field) and queues the work on the scheduler; a worker judges and replies, which resumes
+ * the suspended connection.
  */
 #ifndef VERDICT_API_H
 #define VERDICT_API_H
@@ -55,6 +58,11 @@ void api_handle(struct http_exchange *x, void *ctx);
 /* From now on the routes act as if the store were off (for the server's stop: call after
  * the scheduler has finished, before store_close). */
 void api_detach_store(struct api *a);
+
+/* Handles the requests still waiting for an intake thread (their handlers queue work on the
+ * scheduler) and stops those threads: call before the scheduler stops. Later requests are
+ * handled on the HTTP thread. Idempotent; NULL: no-op. */
+void api_quiesce(struct api *a);
 
 /* Requests answered so far (for shutdown and tests). */
 unsigned long api_answered(struct api *a);

@@ -33,6 +33,7 @@ struct api {
     struct peer_proxies proxies;   /* cfg.trusted_proxies, parsed */
     time_t started;
     atomic_ulong answered;
+    struct api_intake *intake; /* api_intake.c; NULL: every route on the HTTP thread */
 };
 
 /* The results store, or NULL (off, or detached for the server's stop). */
@@ -67,8 +68,8 @@ void api_reply_422_in(struct api *a, struct http_exchange *x, const char *where,
 /* A request_error as FastAPI's 422 (loc prefixed with "body"). */
 void api_reply_error(struct api *a, struct http_exchange *x, const struct request_error *e);
 /* Who x is counted under (server/http/peer.h): its address (a trusted proxy's forwarded one)
- * into peer, its label (X-Verdict-Client, "" none) into label (cap bytes). Only valid in the
- * handler's call. */
+ * into peer, its label (X-Verdict-Client, "" none) into label (cap bytes). Valid from any
+ * thread until the reply (an intake thread's handler too). */
 void api_client(struct api *a, struct http_exchange *x, char peer[PEER_ADDR_LEN], char *label,
                 size_t cap);
 /* Queues fn(arg) as this exchange's work: its client (api_client), its class and its weight, the
@@ -103,6 +104,23 @@ bool api_browser_allowed(struct api *a, struct http_exchange *x, bool json_body)
 bool api_dashboard_allowed(struct api *a, struct http_exchange *x);
 /* Whether token is the configured dashboard token (constant time); false when none is set. */
 bool api_token_matches(struct api *a, const char *token);
+
+/* A route's handler. */
+typedef void (*api_route_fn)(struct api *a, struct http_exchange *x);
+
+/* The intake threads (api_intake.c): a route whose body is larger than API_INTAKE_INLINE
+ * bytes runs on one of them, not on the HTTP thread. */
+#define API_INTAKE_THREADS 2
+#define API_INTAKE_INLINE  4096 /* bytes of body a route is handled with on the HTTP thread */
+#define API_INTAKE_MAX     4096 /* requests waiting for an intake thread (past it: 503) */
+/* Starts the threads: 0, or -ENOMEM / -EAGAIN (a->intake stays NULL). */
+int api_intake_start(struct api *a);
+/* Runs fn(a, x) now (a small body, or the intake stopped) or queues it for an intake thread
+ * (the handler must read nothing through libmicrohttpd: no http_header, http_query,
+ * http_cookie); a full queue answers 503. Called on the HTTP thread. */
+void api_dispatch(struct api *a, struct http_exchange *x, api_route_fn fn);
+/* api_quiesce (api.h), then frees the intake. NULL a or intake: no-op. */
+void api_intake_free(struct api *a);
 
 /* The results store's routes and /v1/stats (api_store.c). */
 void api_list_submissions(struct api *a, struct http_exchange *x);

@@ -143,7 +143,7 @@ struct batch {
 struct batch_job {
     struct batch *b;
     struct judge_request *req;
-    int nids;
+    int nids, cap;
     char **ids; /* rendered JSON of each item's id */
 };
 
@@ -241,45 +241,99 @@ static void batch_error(struct batch *b, const char *id, const struct request_er
     json_free(err);
 }
 
-static void batch_item(struct batch *b, const struct json *item, struct batch_job **jobs,
-                       char (*keys)[65], int *njobs)
+/* Items by key, then by position: sorting them finds every item's first twin in
+ * O(n log n), whatever keys a client makes (a scan of the jobs so far per item was
+ * quadratic in the batch). */
+struct batch_key {
+    char hex[65];
+    int at;
+};
+
+static int key_order(const void *l, const void *r)
+{
+    const struct batch_key *a = l, *b = r;
+    int c = strcmp(a->hex, b->hex);
+    return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+/* Adds id to job j's; false when out of memory. Doubling: linear in a job's twins. */
+static bool job_add_id(struct batch_job *j, char *id)
+{
+    if (j->nids == j->cap) {
+        int cap = j->cap ? 2 * j->cap : 4;
+        char **ids = realloc(j->ids, (size_t)cap * sizeof(*ids));
+        if (!ids)
+            return false;
+        j->ids = ids;
+        j->cap = cap;
+    }
+    j->ids[j->nids++] = id;
+    return true;
+}
+
+/* One item: given to the job of its first twin (twin; the same program and tests: judged
+ * once), or parsed into a new job (returned; NULL after an error line). */
+static struct batch_job *batch_item(struct batch *b, const struct json *item,
+                                    struct batch_job *twin)
 {
     const struct json *idv = json_get(item, "id");
     char *id = idv ? json_render(idv, false) : strdup("null");
     struct request_error e;
     struct judge_request *req = NULL;
     if (!id)
-        return;
-    char key[65];
-    item_key(item, key);
-    for (int k = 0; k < *njobs; k++) {
-        if (strcmp(keys[k], key) == 0) { /* the same program and tests: judged once */
-            char **ids = realloc(jobs[k]->ids, (size_t)(jobs[k]->nids + 1) * sizeof(*ids));
-            if (ids) {
-                jobs[k]->ids = ids;
-                ids[jobs[k]->nids++] = id;
-                return;
-            }
-        }
-    }
+        return NULL;
+    if (twin && job_add_id(twin, id))
+        return NULL;
     if (request_parse(b->api->cfg.langs, item, REQUEST_JUDGE, &req, &e) < 0) {
         batch_error(b, id, &e);
         free(id);
-        return;
+        return NULL;
     }
     struct batch_job *j = calloc(1, sizeof(*j));
-    char **ids = malloc(sizeof(*ids));
-    if (!j || !ids) {
+    if (!j || !job_add_id(j, id)) {
         free(j);
-        free(ids);
         free(id);
         judge_request_free(req);
-        return;
+        return NULL;
     }
-    *j = (struct batch_job){b, req, 1, ids};
-    ids[0] = id;
-    memcpy(keys[*njobs], key, 65);
-    jobs[(*njobs)++] = j;
+    j->b = b;
+    j->req = req;
+    return j;
+}
+
+/* Every item of the batch in order, each distinct program a job in jobs (*njobs); false when
+ * out of memory (nothing queued then). */
+static bool batch_items(struct batch *b, const struct json *items, int n, struct batch_job **jobs,
+                        int *njobs)
+{
+    struct batch_key *keys = calloc((size_t)n, sizeof(*keys));
+    const struct json **its = calloc((size_t)n, sizeof(*its));
+    int *first = calloc((size_t)n, sizeof(*first));
+    struct batch_job **job_of = calloc((size_t)n, sizeof(*job_of));
+    bool ok = keys && its && first && job_of;
+    int i = 0;
+    for (const struct json *it = json_first(items); ok && it && i < n; it = json_next(it), i++) {
+        its[i] = it;
+        item_key(it, keys[i].hex);
+        keys[i].at = i;
+    }
+    if (ok) {
+        qsort(keys, (size_t)i, sizeof(*keys), key_order);
+        for (int k = 0; k < i; k++) /* the first of a run of equal keys is the earliest */
+            first[keys[k].at] = k > 0 && strcmp(keys[k].hex, keys[k - 1].hex) == 0
+                                    ? first[keys[k - 1].at]
+                                    : keys[k].at;
+        for (int k = 0; k < i; k++) {
+            struct batch_job *j = batch_item(b, its[k], first[k] != k ? job_of[first[k]] : NULL);
+            if (j)
+                jobs[(*njobs)++] = job_of[k] = j;
+        }
+    }
+    free(keys);
+    free(its);
+    free(first);
+    free(job_of);
+    return ok;
 }
 
 /* Queues every distinct program; an item the scheduler refuses is answered "busy". */
@@ -326,11 +380,9 @@ void api_judge_batch(struct api *a, struct http_exchange *x)
     }
     struct batch *b = calloc(1, sizeof(*b));
     struct batch_job **jobs = calloc((size_t)n, sizeof(*jobs));
-    char(*keys)[65] = calloc((size_t)n, sizeof(*keys));
-    if (!b || !jobs || !keys) {
+    if (!b || !jobs) {
         free(b);
         free(jobs);
-        free(keys);
         json_free(body);
         api_reply_detail(a, x, 500, "out of memory");
         return;
@@ -341,11 +393,13 @@ void api_judge_batch(struct api *a, struct http_exchange *x)
     b->remaining = 1; /* the handler's own, until everything is submitted */
     http_stream_begin(x, 200, "application/x-ndjson");
     int njobs = 0;
-    for (const struct json *it = json_first(items); it; it = json_next(it)) /* O(1) a step */
-        batch_item(b, it, jobs, keys, &njobs);
+    if (!batch_items(b, items, n, jobs, &njobs)) {
+        struct request_error oom;
+        request_fail(&oom, "internal", "out of memory", NULL, NULL, NULL);
+        batch_error(b, "null", &oom);
+    }
     json_free(body);
     batch_submit(b, jobs, njobs);
     free(jobs);
-    free(keys);
     batch_done(b); /* the handler's reference */
 }

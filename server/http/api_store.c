@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/http/run_body.h"
 #include "server/util/strset.h"
 
-#define MAX_FILTER  256    /* bytes of one query filter's value */
-#define MAX_RESULTS 100000 /* per-problem results in one POST /v1/runs */
+#define MAX_FILTER 256 /* bytes of one query filter's value */
 
 /* ---- the token ---------------------------------------------------------------------------- */
 
@@ -295,80 +295,21 @@ void api_get_run(struct api *a, struct http_exchange *x)
 
 /* ---- POST /v1/runs ------------------------------------------------------------------------ */
 
-/* Why a run document is malformed (its field in *field), or NULL. */
-static const char *run_invalid(const struct json *doc, const char **field)
-{
-    static const char *const texts[] = {"label", "model", "source"};
-    static const char *const numbers[] = {"problems", "samples", "judged", "seconds"};
-    const char *s;
-    double n;
-    bool b;
-    *field = "dataset";
-    if (!json_str(json_get(doc, "dataset"), &s) || !*s || strlen(s) > 128)
-        return "dataset must be a string of 1 to 128 bytes";
-    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
-        const struct json *v = json_get(doc, texts[i]);
-        *field = texts[i];
-        if (v && !json_is_null(v) && (!json_str(v, &s) || strlen(s) > 256))
-            return "must be a string of at most 256 bytes";
-    }
-    const char *src;
-    *field = "source";
-    if (json_str(json_get(doc, "source"), &src) && strcmp(src, "local") != 0 &&
-        strcmp(src, "server") != 0)
-        return "source must be \"local\" or \"server\"";
-    for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
-        const struct json *v = json_get(doc, numbers[i]);
-        *field = numbers[i];
-        if (v && !json_is_null(v) && (!json_num(v, &n) || n < 0))
-            return "must be a number at least 0";
-    }
-    *field = "interrupted";
-    const struct json *iv = json_get(doc, "interrupted");
-    if (iv && !json_is_null(iv) && !json_bool(iv, &b))
-        return "interrupted must be a boolean";
-    static const char *const maps[] = {"pass_at_k", "verdicts"};
-    for (size_t i = 0; i < 2; i++) {
-        const struct json *m = json_get(doc, maps[i]);
-        *field = maps[i];
-        if (!m || json_is_null(m))
-            continue;
-        if (!json_is_object(m))
-            return "must be an object of numbers";
-        for (const struct json *e = json_first(m); e; e = json_next(e))
-            if (!json_num(e, &n) && !(i == 0 && json_is_null(e))) /* pass@k: null for too few */
-                return i == 0 ? "must be an object of numbers (or null)"
-                              : "must be an object of numbers";
-    }
-    const struct json *results = json_get(doc, "results");
-    *field = "results";
-    if (!json_is_array(results))
-        return "results must be a list of {task_id, language, samples, passed, verdicts}";
-    int count = 0;
-    for (const struct json *r = json_first(results); r; r = json_next(r)) {
-        if (++count > MAX_RESULTS)
-            return "at most 100000 results";
-        if (!json_is_object(r) || !json_str(json_get(r, "task_id"), &s))
-            return "each result must be an object with a string task_id";
-        const struct json *v = json_get(r, "verdicts");
-        if (v && !json_is_null(v) && !json_is_object(v))
-            return "a result's verdicts must be an object";
-    }
-    return NULL;
-}
-
 void api_post_run(struct api *a, struct http_exchange *x)
 {
     if (store_off(a, x))
         return;
-    struct json *doc = api_read_body(a, x);
-    if (!doc)
+    size_t len;
+    const char *body = http_body(x, &len), *why;
+    char field[RUN_FIELD_LEN];
+    struct json *doc = run_body_parse(body, len, field, &why); /* linear, bounded: run_body.h */
+    if (!doc && why == RUN_BODY_OOM) {
+        api_reply_detail(a, x, 500, "out of memory");
         return;
-    const char *field = NULL, *why = json_is_object(doc) ? run_invalid(doc, &field)
-                                                         : "the body must be a run (an object)";
-    if (why) {
-        json_free(doc);
-        api_reply_422(a, x, "value_error", field, NULL, why);
+    }
+    if (!doc) {
+        api_reply_422(a, x, why == RUN_BODY_NOT_JSON ? "json_invalid" : "value_error",
+                      field[0] ? field : NULL, NULL, why);
         return;
     }
     int64_t id = store_put_run(api_store(a), doc); /* consumed */

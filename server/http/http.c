@@ -86,6 +86,10 @@ struct http_exchange {
     char peer[48];   /* the peer's IPv4 address ("?" when unknown) */
     uint32_t addr;   /* the same, network order (0 when unknown) */
     char label[128]; /* the X-Verdict-Client header ("" none) */
+    /* X-Forwarded-For's last entry and X-Real-IP, as sent (cut to fit; NUL: none): copied at
+     * arrival, since a handler may run on another thread than MHD's (api_intake) */
+    char forwarded[64], real_ip[64];
+    bool has_forwarded, has_real_ip;
     /* Streaming (http_stream_*): pending bytes, whether it ended, whether MHD waits on us. */
     bool streaming, stream_ended, stream_waiting;
     bool stream_cut;    /* past a bound: what was pending dropped, the connection to be closed */
@@ -121,6 +125,14 @@ static struct http_exchange *exchange_new(struct http_server *s, struct MHD_Conn
     }
     const char *label = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Verdict-Client");
     utf8_copy(x->label, sizeof(x->label), label); /* stored and shown: valid UTF-8 */
+    const char *xff = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Forwarded-For");
+    if ((x->has_forwarded = xff != NULL)) {
+        const char *last = strrchr(xff, ',');
+        snprintf(x->forwarded, sizeof(x->forwarded), "%s", last ? last + 1 : xff);
+    }
+    const char *real = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Real-IP");
+    if ((x->has_real_ip = real != NULL))
+        snprintf(x->real_ip, sizeof(x->real_ip), "%s", real);
     buf_init(&x->body, s->max_body);
     buf_init(&x->pending, HTTP_MAX_PENDING);
     return x;
@@ -270,6 +282,8 @@ void http_stream_begin(struct http_exchange *x, int status, const char *content_
     x->refs++; /* the producer's, dropped by http_stream_end */
     x->status = status;
     snprintf(x->content_type, sizeof(x->content_type), "%s", content_type);
+    if (x->state == SUSPENDED) /* begun after the handler returned: MHD queues it on resume */
+        MHD_resume_connection(x->conn);
     pthread_mutex_unlock(&x->lock);
 }
 
@@ -497,7 +511,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
      * MHD asks stream_read for bytes. */
     pthread_mutex_lock(&x->lock);
     enum { NOTHING, STREAM, BUFFER } what = NOTHING;
-    if (x->streaming && x->state == HANDLED) {
+    if (x->streaming && (x->state == HANDLED || x->state == SUSPENDED)) {
         x->state = REPLIED;
         what = STREAM;
     } else if (x->replied) {
@@ -581,6 +595,16 @@ const char *http_peer(const struct http_exchange *x)
 const char *http_label(const struct http_exchange *x)
 {
     return x->label[0] ? x->label : NULL;
+}
+
+const char *http_forwarded(const struct http_exchange *x)
+{
+    return x->has_forwarded ? x->forwarded : NULL;
+}
+
+const char *http_real_ip(const struct http_exchange *x)
+{
+    return x->has_real_ip ? x->real_ip : NULL;
 }
 
 double http_started(const struct http_exchange *x)

@@ -63,6 +63,12 @@ const char *http_header(struct http_exchange *x, const char *name);
  * from any thread until the reply. server/http/peer.h says who a request is counted under. */
 const char *http_peer(const struct http_exchange *x);
 const char *http_label(const struct http_exchange *x);
+/* The last entry of the X-Forwarded-For header (the one the nearest proxy added; the first
+ * header line's, cut to 63 bytes) and the X-Real-IP header, as sent, or NULL when absent;
+ * read when the request arrived: valid from any thread until the reply. Only a trusted
+ * proxy's are believed (server/http/peer.h). */
+const char *http_forwarded(const struct http_exchange *x);
+const char *http_real_ip(const struct http_exchange *x);
 /* When the request arrived (CLOCK_MONOTONIC seconds): its latency at reply time. */
 double http_started(const struct http_exchange *x);
 /* A query-string argument (decoded; "" for `?name`), or NULL. Only valid in the handler's
@@ -76,9 +82,10 @@ const char *http_cookie(struct http_exchange *x, const char *name);
 void http_reply(struct http_exchange *x, int status, const char *content_type, char *body,
                 size_t len);
 
-/* Streaming: called by the handler itself (not later), starts a chunked response whose body
- * is written with http_stream_write, from any thread, until http_stream_end. While nothing
- * is waiting to be sent the connection is suspended, holding no thread. */
+/* Streaming: called once instead of http_reply, by the handler or later from any thread,
+ * starts a chunked response whose body is written with http_stream_write, from any thread,
+ * until http_stream_end. While nothing is waiting to be sent the connection is suspended,
+ * holding no thread. */
 #define HTTP_MAX_PENDING (256u << 20) /* bytes of a streamed body not yet read by the client */
 
 void http_stream_begin(struct http_exchange *x, int status, const char *content_type);

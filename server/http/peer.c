@@ -103,15 +103,11 @@ const char *peer_address(const struct peer_proxies *t, struct http_exchange *x, 
 {
     const char *tcp = http_peer(x);
     if (trusted(t, tcp)) {
-        const char *xff = http_header(x, "X-Forwarded-For");
-        if (xff) {
-            const char *last = strrchr(xff, ',');
-            last = last ? last + 1 : xff;
-            if (canonical(last, strlen(last), buf, cap))
-                return buf;
-        }
-        const char *real = http_header(x, "X-Real-IP");
-        if (!xff && real && canonical(real, strlen(real), buf, cap))
+        const char *last = http_forwarded(x);
+        if (last && canonical(last, strlen(last), buf, cap))
+            return buf;
+        const char *real = http_real_ip(x);
+        if (!last && real && canonical(real, strlen(real), buf, cap))
             return buf;
     }
     snprintf(buf, cap, "%s", tcp);

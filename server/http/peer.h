@@ -34,7 +34,8 @@ int peer_proxies_parse(const char *list, struct peer_proxies *out, char err[ERR_
 
 /* The request's client address, as text into buf (cap bytes, at least PEER_ADDR_LEN): the
  * forwarded one when the TCP peer is a trusted proxy and it sent a valid address, else the
- * TCP peer's. Returns buf. Only valid in the handler's call (it reads headers). */
+ * TCP peer's. Returns buf. Valid from any thread until the reply (the headers it reads
+ * were copied when the request arrived). */
 const char *peer_address(const struct peer_proxies *t, struct http_exchange *x, char *buf,
                          size_t cap);
 

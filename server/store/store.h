@@ -79,8 +79,10 @@ int64_t store_put_submission(struct store *s, const struct store_submission *sub
 /* Queues one benchmark run: doc is `verdict bench --summary json`'s object (dataset,
  * problems, samples, judged, pass_at_k, verdicts, seconds, interrupted, failed) with
  * "results": [{"task_id", "language", "samples", "passed", "verdicts": {name: n}}] (one per
- * problem judged) and optional "label", "model", "source" ("local" or "server"). Consumed
- * (also on failure). Returns the run's id or a negative errno, like store_put_submission. */
+ * problem judged) and optional "label", "model", "source" ("local" or "server"); its
+ * top-level keys distinct, and pass_at_k's once each is read as "pass@k" (server/http/run_body
+ * checks a client's; copying is then linear, without lookups). Consumed (also on failure). Returns
+ * the run's id or a negative errno, like store_put_submission. */
 int64_t store_put_run(struct store *s, struct json *doc);
 
 /* Queries: each answers a JSON document (owned by the callback), or NULL with a reason. */

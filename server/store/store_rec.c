@@ -3,7 +3,9 @@
  * store_put_* were given, made on the caller's thread: the code cut at STORE_MAX_CODE on a
  * UTF-8 boundary (and hashed when the caller gave no SHA-256), an oversized detail cut to
  * STORE_MAX_DETAIL by dropping tests, a run's document split into its summary and its
- * per-problem results (pass_at_k's keys as "pass@k"), both rendered to text.
+ * per-problem results (pass_at_k's keys as "pass@k"), both rendered to text. A run is copied in
+ * one pass: its members' keys are distinct (store_put_run's contract), so each is appended
+ * (json_append) without a lookup, and the copy is linear in the document.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,15 +152,23 @@ struct rec *rec_submission(const struct store_submission *sub)
     return r;
 }
 
-/* pass_at_k's keys as "pass@k" (bench's summary says "1", "10"). */
+/* pass_at_k's keys as "pass@k" (bench's summary says "1", "10"); a key is never cut (a cut
+ * could split a UTF-8 sequence, or make two keys one). NULL when out of memory. */
 static struct json *pass_at_k(const struct json *pk)
 {
     struct json *o = json_object();
     for (const struct json *m = json_first(pk); o && m; m = json_next(m)) {
         const char *k = json_key(m);
-        char key[64];
-        snprintf(key, sizeof(key), "%s%s", strspn(k, "0123456789") == strlen(k) ? "pass@" : "", k);
-        json_set(o, key, json_dup(m));
+        size_t n = strlen(k) + sizeof("pass@");
+        char *key = malloc(n);
+        if (key)
+            snprintf(key, n, "%s%s", strspn(k, "0123456789") == strlen(k) ? "pass@" : "", k);
+        if (!key || !json_append(o, key, json_dup(m))) { /* json_append copies the key */
+            free(key);
+            json_free(o);
+            return NULL;
+        }
+        free(key);
     }
     return o;
 }
@@ -183,11 +193,11 @@ struct rec *rec_run(const struct json *doc)
         for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++)
             column = column || strcmp(k, columns[i]) == 0;
         if (strcmp(k, "results") == 0 || strcmp(k, "failed") == 0)
-            json_set(res, k, json_dup(m));
+            json_append(res, k, json_dup(m));
         else if (strcmp(k, "pass_at_k") == 0)
-            json_set(sum, k, pass_at_k(m));
+            json_append(sum, k, pass_at_k(m));
         else if (!column)
-            json_set(sum, k, json_dup(m));
+            json_append(sum, k, json_dup(m));
     }
     r->summary = json_render(sum, false);
     r->results = json_render(res, false);

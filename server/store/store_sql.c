@@ -454,7 +454,8 @@ static int get_submission(struct db *d, int64_t id, struct json **doc, char why[
 
 #define RUN_COLUMNS "id, at, dataset, label, source, model, summary"
 
-/* A run's row: its columns, then the summary's members. */
+/* A run's row: its columns, then the summary's members (a column's name in the summary is
+ * skipped; the summary's keys are distinct, so each is appended without a lookup). */
 static struct json *run_of(struct db_stmt *st)
 {
     static const char *const keys[] = {"id", "at", "dataset", "label", "source", "model"};
@@ -463,9 +464,13 @@ static struct json *run_of(struct db_stmt *st)
         set_column(o, keys[i], i < 2 ? 'i' : 't', st, i);
     const char *text = db_text(st, 6);
     struct json *sum = text ? json_parse(text) : NULL;
-    for (const struct json *m = json_first(sum); o && m; m = json_next(m))
-        if (!json_get(o, json_key(m)))
-            json_set(o, json_key(m), json_dup(m));
+    for (const struct json *m = json_first(sum); o && m; m = json_next(m)) {
+        bool column = false;
+        for (int i = 0; i < 6 && !column; i++)
+            column = strcmp(json_key(m), keys[i]) == 0;
+        if (!column)
+            json_append(o, json_key(m), json_dup(m));
+    }
     json_free(sum);
     return o;
 }

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/util/utf8.h"
+
 #define C(j)  ((cJSON *)(j))
 #define CC(j) ((const cJSON *)(j))
 #define J(c)  ((struct json *)(c))
@@ -48,59 +50,11 @@ struct json *json_set(struct json *obj, const char *key, struct json *child)
     return child;
 }
 
-/* Length of the valid UTF-8 sequence at p (1-4), or 0 if invalid or NUL. */
-static size_t utf8_seq(const unsigned char *p, size_t left)
-{
-    unsigned c = p[0];
-    size_t n = c == 0               ? 0
-               : c < 0x80           ? 1
-               : (c & 0xe0) == 0xc0 ? 2
-               : (c & 0xf0) == 0xe0 ? 3
-               : (c & 0xf8) == 0xf0 ? 4
-                                    : 0;
-    if (n == 0 || n > left || (n == 2 && c < 0xc2) || (n == 4 && c > 0xf4))
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-    if (n == 3 && ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0)))
-        return 0; /* overlong, or a UTF-16 surrogate */
-    if (n == 4 && ((c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] >= 0x90)))
-        return 0; /* overlong, or beyond U+10FFFF */
-    return n;
-}
-
-/* Whether s[0..len) is valid UTF-8 without NUL. */
-static bool utf8_valid(const char *s, size_t len)
-{
-    for (size_t i = 0, n; i < len; i += n)
-        if (!(n = utf8_seq((const unsigned char *)s + i, len - i)))
-            return false;
-    return true;
-}
-
 /* s[0..len) with each invalid sequence (and NUL) as U+FFFD (heap), or NULL. */
 static char *utf8_fix(const void *data, size_t len)
 {
-    const unsigned char *p = data;
-    char *s = len <= (SIZE_MAX - 1) / 3 ? malloc(len * 3 + 1) : NULL; /* 3 bytes a bad byte */
-    if (!s)
-        return NULL;
-    size_t o = 0;
-    for (size_t i = 0; i < len;) {
-        size_t n = utf8_seq(p + i, len - i);
-        if (n) {
-            memcpy(s + o, p + i, n);
-            o += n;
-            i += n;
-        } else {
-            memcpy(s + o, "\xef\xbf\xbd", 3);
-            o += 3;
-            i++;
-        }
-    }
-    s[o] = '\0';
-    return s;
+    size_t n;
+    return utf8_repair(data, len, &n);
 }
 
 struct json *json_set_str(struct json *obj, const char *key, const char *value)
@@ -618,4 +572,14 @@ struct json *json_dup(const struct json *j)
 void json_free(struct json *j)
 {
     cJSON_Delete(C(j));
+}
+
+struct json *json_append(struct json *obj, const char *key, struct json *child)
+{
+    if (!obj || !child || !cJSON_IsObject(C(obj)) ||
+        !cJSON_AddItemToObject(C(obj), key, C(child))) {
+        cJSON_Delete(C(child));
+        return NULL;
+    }
+    return child;
 }

@@ -140,4 +140,10 @@ struct json *json_dup(const struct json *j);
 /* Frees a whole tree; NULL is a no-op. */
 void json_free(struct json *j);
 
+/* Appends a member to an object without looking its key up first (json_set does): O(1), for
+ * keys the caller knows are distinct (a repeated key would be rendered twice). Returns the
+ * child (borrowed, owned by obj), or NULL (child freed) when obj or child is NULL or out of
+ * memory. */
+struct json *json_append(struct json *obj, const char *key, struct json *child);
+
 #endif

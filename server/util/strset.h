@@ -1,8 +1,8 @@
 /*
  * strset: a set of strings, each with a number (where it was first seen, e.g. a line), in a
  * hash table: adding and finding are O(1) on average, so checking n keys for repeats is
- * linear. Keys are copied. The hash is not keyed (FNV-1a): for keys from the operator's own
- * files, not for keys an HTTP client chooses.
+ * linear. Keys are copied. The hash is seeded per set at random, so keys an HTTP client
+ * chooses cannot be made to collide ahead of time.
  */
 #ifndef VERDICT_STRSET_H
 #define VERDICT_STRSET_H

@@ -6,8 +6,19 @@
 #include "test.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* The sanitizers' strstr interceptor measures the whole haystack on every call, so under
+ * ASan or TSan any loop of strstr calls over a text is quadratic: the linear-time ratios are
+ * checked in builds without them (release, dev), and only correctness with them. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define RATIOS_CHECKED false
+#else
+#define RATIOS_CHECKED true
+#endif
 
 static void test_defines(void)
 {
@@ -352,9 +363,143 @@ static void test_stdio(void)
     json_free(p);
 }
 
+/* code: head, then piece n times, then tail n times (heap). */
+static char *repeat(const char *head, const char *piece, const char *tail, size_t n)
+{
+    size_t h = strlen(head), p = strlen(piece), t = strlen(tail);
+    char *s = malloc(h + n * (p + t) + 1), *w = s;
+    if (!s)
+        abort();
+    memcpy(w, head, h);
+    w += h;
+    for (size_t i = 0; i < n; i++, w += p)
+        memcpy(w, piece, p);
+    for (size_t i = 0; i < n; i++, w += t)
+        memcpy(w, tail, t);
+    *w = '\0';
+    return s;
+}
+
+/* The least CPU time (this thread's: other processes on the machine do not count) of three
+ * harness_defines over such code, in seconds. */
+static double defines_time(const char *lang, const char *head, const char *piece, const char *tail,
+                           size_t n, bool want, bool *right)
+{
+    char *code = repeat(head, piece, tail, n);
+    double best = 1e9;
+    for (int i = 0; i < 3; i++) {
+        struct timespec a, b;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+        bool got = harness_defines(lang, code, "f");
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+        *right = *right && got == want;
+        double s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+        best = s < best ? s : best;
+    }
+    free(code);
+    return best;
+}
+
+/* A completion with many uses of the entry's name costs linear time: 8x the uses, about 8x
+ * the time, not 64x (each use used to search back to its line's start, or a C call to the end of
+ * its nested parentheses). Measured as a ratio, never in seconds. */
+static void test_defines_linear(void)
+{
+    static const struct {
+        const char *lang, *head, *piece, *tail;
+        bool want;
+    } cases[] = {
+        {"python", "    x =", " f", "", false},                /* one long line of uses */
+        {"python", "def ", " ", " f", false},                  /* `def`, blanks, then uses */
+        {"cpp", "", "f(", ")", false},                         /* f(f(f(...))) */
+        {"cpp", "int g() { return 1; }\n", "f(", ") {", true}, /* nested, then a body */
+        {"lua", "  local x =", " f", "", false},
+        {"go", "\tx :=", " f", "", false},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        size_t n = RATIOS_CHECKED ? 50000 : 2000; /* sanitizers: correctness only */
+        bool right = true;
+        double t1 = defines_time(cases[i].lang, cases[i].head, cases[i].piece, cases[i].tail, n,
+                                 cases[i].want, &right);
+        double t8 = defines_time(cases[i].lang, cases[i].head, cases[i].piece, cases[i].tail, 8 * n,
+                                 cases[i].want, &right);
+        ASSERT_TRUE(right);
+        double ratio = t8 / (t1 > 1e-5 ? t1 : 1e-5);
+        if ((RATIOS_CHECKED && ratio >= 24) || getenv("VERDICT_TEST_VERBOSE"))
+            fprintf(stderr, "%s %s: %.4f s for %zu uses, %.4f s for 8x: x%.1f\n", cases[i].lang,
+                    cases[i].piece, t1, n, t8, ratio);
+        ASSERT_TRUE(!RATIOS_CHECKED || ratio < 24); /* linear: about 8; quadratic: 64 */
+    }
+    ASSERT_TRUE(harness_defines("cpp", "int f(int (*g)(int)) const {\n}\n", "f"));
+    ASSERT_TRUE(harness_defines("cpp", "x = f(f(1));\nint f(int a) noexcept {\n}\n", "f"));
+    ASSERT_FALSE(harness_defines("cpp", "x = f(f(1));\n  return f(2) {\n", "f"));
+    ASSERT_FALSE(harness_defines("cpp", "int f(int a\n", "f"));
+}
+
+/* The least thread CPU time of three harness_build of an answer: head, piece n times, tail. */
+static double build_time(const struct json *p, const char *head, const char *piece,
+                         const char *tail, size_t n, bool *built)
+{
+    char *answer = repeat(head, piece, "", n), *full = malloc(strlen(answer) + strlen(tail) + 1);
+    if (!full)
+        abort();
+    strcpy(full, answer);
+    strcat(full, tail);
+    double best = 1e9;
+    for (int i = 0; i < 3; i++) {
+        struct harness h;
+        char err[ERR_LEN];
+        struct timespec a, b;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+        int rc = harness_build(p, full, NULL, HARNESS_EXTRACT, &h, err);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+        *built = *built && rc == 0;
+        if (rc == 0)
+            harness_fini(&h);
+        double t = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+        best = t < best ? t : best;
+    }
+    free(answer);
+    free(full);
+    return best;
+}
+
+/* What an answer brings again (`<?php` tags, main functions) is dropped in one pass: 8x the
+ * lines, about 8x the time, not 64x (each used to move the whole rest of the code). */
+static void test_build_linear(void)
+{
+    static const struct {
+        const char *lang, *before, *preamble, *after, *head, *piece, *tail;
+    } cases[] = {
+        {"php", "<?php\nfunction add($a) {\n", "<?php\n", "function candidate() {}\n", "```php\n",
+         "<?php\n", "function add($a) {\n    return $a;\n}\n```"},
+        {"cpp", "int add(int a) {\n", "", "int main() { return add(1) != 1; }\n", "```cpp\n",
+         "int main() {}\n", "int add(int a) {\n    return a;\n}\n```"},
+        {"scala", "object Problem {\n  def add(a : Long) : Long = {\n", "object Problem {\n",
+         "  def main(args: Array[String]) = {}\n}\n", "```scala\n", "def main(a: Int) = 1\n",
+         "def add(a : Long) : Long = {\n    a\n}\n```"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct json *p =
+            problem(cases[i].lang, "add", cases[i].before, cases[i].preamble, cases[i].after);
+        size_t n = RATIOS_CHECKED ? 20000 : 1000;
+        bool built = true;
+        double t1 = build_time(p, cases[i].head, cases[i].piece, cases[i].tail, n, &built);
+        double t8 = build_time(p, cases[i].head, cases[i].piece, cases[i].tail, 8 * n, &built);
+        double ratio = t8 / (t1 > 1e-5 ? t1 : 1e-5);
+        if ((RATIOS_CHECKED && ratio >= 24) || getenv("VERDICT_TEST_VERBOSE"))
+            fprintf(stderr, "%s: %.4f s for %zu lines, %.4f s for 8x: x%.1f\n", cases[i].lang, t1,
+                    n, t8, ratio);
+        ASSERT_TRUE(built);
+        ASSERT_TRUE(!RATIOS_CHECKED || ratio < 24); /* linear: about 8; quadratic: 64 */
+        json_free(p);
+    }
+}
+
 int main(void)
 {
     TEST_RUN(test_defines);
+    TEST_RUN(test_defines_linear);
     TEST_RUN(test_go_imports);
     TEST_RUN(test_build_continuation_and_whole);
     TEST_RUN(test_stop_tokens);
@@ -362,6 +507,7 @@ int main(void)
     TEST_RUN(test_go_program);
     TEST_RUN(test_own_functions_dropped);
     TEST_RUN(test_whole_answers);
+    TEST_RUN(test_build_linear);
     TEST_RUN(test_stdio);
     return TEST_EXIT();
 }
