@@ -41,6 +41,12 @@ def wait_for(what, cond, timeout=60, step=0.05):
         time.sleep(step)
 
 
+def needs_root():
+    """Skips the test where the sandbox cannot run: it needs root."""
+    if os.geteuid() != 0:
+        pytest.skip("the sandbox needs root")
+
+
 def exit_77_when_all_skipped(session, exitstatus):
     """A pytest_sessionfinish for suites whose ctest entry skips on 77: every test skipped
     (no root, a missing tool) ends the run with 77 rather than a pass."""

@@ -14,23 +14,20 @@ from using a verdict server on their machine.
 Each rule is driven with the raw headers a browser sends, then the real attack in Debian's
 headless Chromium (pages on another loopback port: same-site, and on localhost: cross-site),
 and the project's own clients are shown still accepted."""
-import functools
 import http.client
 import http.server
 import json
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import threading
-import time
 import uuid
 
 import pytest
 import requests
 
-from conftest import EXAMPLES, VERDICT_CMD, Server, load_example, wait_for
+from conftest import EXAMPLES, Server, load_example, needs_root, wait_for
 
 JSON = "application/json"
 # Every POST route that takes a JSON body (the route table in server/http/api.c).
@@ -38,11 +35,6 @@ JSON_ROUTES = ("/run_code", "/run_jupyter", "/v1/judge", "/v1/judge/batch", "/su
                "/get_prompts", "/get_prompt_by_id", "/list_ids", "/v1/runs", "/v1/sessions",
                "/v1/sessions/0123456789abcdef01234567/exec")
 RUN = {"dataset": "browser-rules", "label": "from a page", "results": []}
-
-
-def needs_root():
-    if os.geteuid() != 0:
-        pytest.skip("the sandbox needs root")
 
 
 @pytest.fixture(scope="module")

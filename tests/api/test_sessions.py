@@ -7,7 +7,6 @@ inside one (fork bomb, kill(-1), writes outside, secrets, network) contained, no
 closed session left running, and the metrics."""
 import base64
 import contextlib
-import os
 import re
 import shutil
 import tempfile
@@ -18,7 +17,7 @@ import uuid
 import pytest
 import requests
 
-from conftest import (Server, alive, cell_pids, cgroup_procs, host_pids_with,
+from conftest import (Server, alive, cell_pids, cgroup_procs, host_pids_with, needs_root,
                       wait_for)
 from test_metrics import scrape
 
@@ -31,11 +30,6 @@ STATUS = {"OK": "Success", "SE": "SandboxError"}
 
 def b64(s):
     return base64.b64encode(s.encode()).decode()
-
-
-def needs_root():
-    if os.geteuid() != 0:
-        pytest.skip("the sandbox needs root")
 
 
 @pytest.fixture(scope="module")

@@ -14,18 +14,13 @@ import uuid
 import pytest
 import requests
 
-from conftest import Server, wait_for
+from conftest import Server, needs_root, wait_for
 
 DATA = next((d for d in (os.environ.get("VERDICT_TEST_DATA"),
                          os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../shared/datasets"),
                          "/work/shared/datasets") if d and os.path.isdir(d)), "/work/shared/datasets")
 HUMANEVAL = os.path.join(DATA, "HumanEval.jsonl.gz")
 ECHO = "print(input())"
-
-
-def needs_root():
-    if os.geteuid() != 0:
-        pytest.skip("the sandbox needs root")
 
 
 def store_health(s):

@@ -97,3 +97,21 @@ void fuzz_check_problem(const struct json *p)
                 FUZZ_CHECK(eps >= 0 && eps < 1e300);
     }
 }
+
+bool fuzz_utf8_ok(const unsigned char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        unsigned c = s[i];
+        size_t k = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : 4;
+        if ((c >= 0x80 && c < 0xc2) || c > 0xf4 || i + k > n)
+            return false;
+        for (size_t j = 1; j < k; j++)
+            if ((s[i + j] & 0xc0) != 0x80)
+                return false;
+        if ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] >= 0xa0) ||
+            (c == 0xf0 && s[i + 1] < 0x90) || (c == 0xf4 && s[i + 1] >= 0x90))
+            return false;
+        i += k;
+    }
+    return true;
+}

@@ -8,6 +8,7 @@
 #ifndef VERDICT_FUZZ_H
 #define VERDICT_FUZZ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,10 @@ const char *fuzz_languages_dir(void);
 /* data[0..size) as a NUL-terminated heap string (cut at a NUL byte it holds, as C strings
  * are); aborts when out of memory. */
 char *fuzz_text(const uint8_t *data, size_t size);
+
+/* Whether s[0..n) is valid UTF-8 (shortest forms, no surrogates, at most U+10FFFF): a check
+ * of its own, apart from server/util/utf8's, for what an answer must hold. */
+bool fuzz_utf8_ok(const unsigned char *s, size_t n);
 
 /* Checks one problem of server/datasets/loader's model (loader.h): every field there, of its
  * type, within its bounds. */

@@ -20,25 +20,6 @@
 #include "server/http/render.h"
 #include "server/http/request.h"
 
-/* Whether s[0..n) is valid UTF-8 (shortest forms, no surrogates, at most U+10FFFF). */
-static bool utf8_ok(const unsigned char *s, size_t n)
-{
-    for (size_t i = 0; i < n;) {
-        unsigned c = s[i];
-        size_t k = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : 4;
-        if ((c >= 0x80 && c < 0xc2) || c > 0xf4 || i + k > n)
-            return false;
-        for (size_t j = 1; j < k; j++)
-            if ((s[i + j] & 0xc0) != 0x80)
-                return false;
-        if ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] >= 0xa0) ||
-            (c == 0xf0 && s[i + 1] < 0x90) || (c == 0xf4 && s[i + 1] >= 0x90))
-            return false;
-        i += k;
-    }
-    return true;
-}
-
 static char RESULTS[] = JUPYTER_RESULTS, OUT[] = JUPYTER_STDOUT, ERR[] = JUPYTER_STDERR;
 static const char STREAM[] = "out \x01\x02 \xff\xfe half \xe2\x82";
 
@@ -69,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = json_render(d, false);
     FUZZ_CHECK(text);
     size_t n = strlen(text);
-    FUZZ_CHECK(utf8_ok((const unsigned char *)text, n));
+    FUZZ_CHECK(fuzz_utf8_ok((const unsigned char *)text, n));
     FUZZ_CHECK(n <= 3 * (size - 2) + 2 * 6 * sizeof(STREAM) + 4096 + 1024 * (size_t)ncells);
     struct json *back = json_parse(text);
     FUZZ_CHECK(back);

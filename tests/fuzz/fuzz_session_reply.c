@@ -23,24 +23,6 @@
 #include "server/http/render.h"
 #include "server/http/request.h"
 
-static bool utf8_ok(const unsigned char *s, size_t n)
-{
-    for (size_t i = 0; i < n;) {
-        unsigned c = s[i];
-        size_t k = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : 4;
-        if ((c >= 0x80 && c < 0xc2) || c > 0xf4 || i + k > n)
-            return false;
-        for (size_t j = 1; j < k; j++)
-            if ((s[i + j] & 0xc0) != 0x80)
-                return false;
-        if ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] >= 0xa0) ||
-            (c == 0xf0 && s[i + 1] < 0x90) || (c == 0xf4 && s[i + 1] >= 0x90))
-            return false;
-        i += k;
-    }
-    return true;
-}
-
 static void check_parse(int rc, const struct json *reply, const struct json_budget *b)
 {
     const struct json_budget full = json_sandbox_budget(SESSION_REPLY_MAX);
@@ -75,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *answer = json_render(d, false);
     FUZZ_CHECK(answer);
     size_t n = strlen(answer);
-    FUZZ_CHECK(utf8_ok((const unsigned char *)answer, n));
+    FUZZ_CHECK(fuzz_utf8_ok((const unsigned char *)answer, n));
     struct json *back = json_parse(answer);
     FUZZ_CHECK(back);
     const struct json *cells = json_get(back, "cells");
