@@ -146,6 +146,7 @@ void job_encode(const struct job *j, struct buf *b)
     wbuf_bytes(b, j->stdin_data, j->stdin_len);
     put_strs(b, j->nfetch, j->fetch);
     put_strs(b, j->grader_argc, j->grader_argv);
+    wbuf_bytes(b, j->grader_exe, j->grader_exe_len);
     wbuf_u32(b, j->warm);
 }
 
@@ -187,6 +188,8 @@ int job_decode(struct rbuf *r, struct job *j)
         rc = get_strs(r, &j->nfetch, &j->fetch, JOB_MAX_FILES);
     if (rc == 0)
         rc = get_strs(r, &j->grader_argc, &j->grader_argv, JOB_MAX_ARGS);
+    if (rc == 0)
+        j->grader_exe = rbuf_bytes(r, &j->grader_exe_len);
     if (rc == 0)
         j->warm = rbuf_u32(r);
     if (rc == 0 && r->err)

@@ -10,7 +10,10 @@
  * which thus never exist in any file). The program (argv, cwd the work dir, the cell's uid)
  * gets an empty stdin and a channel to the grader: it reads on fd 3 what the grader writes on
  * its fd 4, and writes on fd 4 what the grader reads on its fd 3. Both write to the captured
- * stdout and stderr. The job ends when the grader exits, and the grader's exit status is the
+ * stdout and stderr. A compiled grader (grader_exe) is an executable the cell writes to a
+ * sealed memory file of its own and executes from there (execveat), grader_argv being its
+ * argv: no file of any directory holds it, so the program cannot read the tests' expected
+ * values out of it. The job ends when the grader exits, and the grader's exit status is the
  * job's: the program's own exit decides nothing. A result is a status with the
  * numbers that justify it. Both travel over the cell's socket (job_encode/job_decode and
  * result_encode/result_decode); decoded strings and buffers are borrowed from the received
@@ -87,6 +90,8 @@ struct job {
     struct job_limits limits;
     int grader_argc; /* 0: no grader */
     const char *const *grader_argv;
+    const uint8_t *grader_exe; /* a compiled grader's executable, or NULL (runs grader_argv) */
+    size_t grader_exe_len;
     uint32_t warm; /* enum job_warm: the program (and a python grader) may start warm */
 };
 

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
@@ -330,6 +331,7 @@ struct child_args {
     char *const *argv, *const *envp;
     int in, out, errout, report;
     int chan_in, chan_out; /* a grader job's channel, placed at fds 3 and 4; -1: none */
+    int exe;               /* a compiled grader's memory file, executed instead of path; -1 */
 };
 
 /* fd at target, inherited across execve (dup2 of an fd onto itself would keep CLOEXEC). */
@@ -372,7 +374,10 @@ static int child_main(void *arg)
         child_fail(a->report, STEP_UID);
     /* The seccomp filter needs no installing: the cell put it on itself, and it is
      * inherited. */
-    execve(a->path, a->argv, a->envp);
+    if (a->exe >= 0)
+        syscall(SYS_execveat, a->exe, "", a->argv, a->envp, AT_EMPTY_PATH);
+    else
+        execve(a->path, a->argv, a->envp);
     child_fail(a->report, STEP_EXEC);
     return 127;
 }
@@ -851,6 +856,12 @@ static int make_pipes(struct pipes *p, bool grader)
     fcntl(p->out[0], F_SETFL, O_NONBLOCK);
     fcntl(p->err[0], F_SETFL, O_NONBLOCK);
     fcntl(p->out[0], F_SETPIPE_SZ, 1 << 20); /* fewer wake-ups for chatty programs */
+    /* Each side may open its channel ends again by name (/dev/fd/3, /dev/fd/4): Lua's standard
+     * library opens files by name only. A process reaches only its own ends that way (another
+     * uid's /proc/<pid>/fd is closed to it), and a second handle on a pipe it already holds
+     * lets the program read back what it wrote or write what it reads: nothing more. */
+    if (grader && (fchmod(p->to_grader[0], 0666) < 0 || fchmod(p->to_program[0], 0666) < 0))
+        return -errno;
     return 0;
 }
 
@@ -859,6 +870,42 @@ static void close_pipes(struct pipes *p)
     int *all[] = {p->in, p->out, p->err, p->rep, p->nul, p->to_grader, p->to_program};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
         close_pair(all[i]);
+}
+
+/* MFD_EXEC (Linux 6.3): an executable memory file even where vm.memfd_noexec is 1, whose
+ * default then makes it non-executable; older kernels refuse the flag (EINVAL) and make every
+ * memory file executable. */
+#define GRADER_MFD_EXEC 0x0010U
+
+/* A compiled grader's executable in a sealed memory file (close-on-exec: the grader does not
+ * keep it, the program never sees it). Returns the fd, or -1 with errno (EACCES where
+ * vm.memfd_noexec is 2: no memory file may be executed there). */
+static int grader_exe_file(const struct job *j)
+{
+    int fd = memfd_create("verdict-grader", MFD_CLOEXEC | MFD_ALLOW_SEALING | GRADER_MFD_EXEC);
+    if (fd < 0 && errno == EINVAL)
+        fd = memfd_create("verdict-grader", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0)
+        return -1;
+    for (size_t off = 0; off < j->grader_exe_len;) {
+        ssize_t n = write(fd, j->grader_exe + off, j->grader_exe_len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            int e = n < 0 ? errno : EIO;
+            close(fd);
+            errno = e;
+            return -1;
+        }
+        off += (size_t)n;
+    }
+    if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
 }
 
 /* Starts the job's processes: the program alone, or the program then its grader (job.h).
@@ -898,6 +945,12 @@ static int start(struct supervisor *s, struct run *r, struct pipes *p, struct ch
         return -1;
     }
     if (grader) {
+        if (j->grader_exe_len > 0 && (a->exe = grader_exe_file(j)) < 0) {
+            set_se(res, "the grader's memory file", errno);
+            r->pid = pid;
+            kill_all(r); /* the program started alone */
+            return -1;
+        }
         a->uid = a->gid = s->grader_uid;
         a->dir = "/";
         a->path = resolve(j->grader_argv[0], pathbuf, sizeof(pathbuf));
@@ -906,7 +959,13 @@ static int start(struct supervisor *s, struct run *r, struct pipes *p, struct ch
         a->chan_in = p->to_grader[0];
         a->chan_out = p->to_program[1];
         pid_t program = r->program = pid;
-        if ((pid = r->warm_grader ? spawn_warm(s, r, a, j->grader_argc) : spawn(a)) < 0) {
+        pid = r->warm_grader ? spawn_warm(s, r, a, j->grader_argc) : spawn(a);
+        int e = errno;
+        if (a->exe >= 0)
+            close(a->exe);
+        a->exe = -1;
+        errno = e;
+        if (pid < 0) {
             pid = program;
             set_se(res, "clone (grader)", errno);
             r->pid = pid;
@@ -936,7 +995,8 @@ static void run_program(struct supervisor *s, struct run *r, struct job_result *
                            .envp = (char *const *)(uintptr_t)env,
                            .out = p.out[1],
                            .errout = p.err[1],
-                           .report = p.rep[1]};
+                           .report = p.rep[1],
+                           .exe = -1};
     if (start(s, r, &p, &a, res) < 0) {
         reap_all(s, r);
         goto out;
@@ -1213,7 +1273,8 @@ static int session_start(struct supervisor *s, const struct job *j, struct job_r
                            .errout = errp[1],
                            .report = rep[1],
                            .chan_in = req[0],
-                           .chan_out = reply[1]};
+                           .chan_out = reply[1],
+                           .exe = -1};
     pid_t pid = spawn(&a);
     if (pid < 0) {
         set_se(res, "clone (interpreter)", errno);

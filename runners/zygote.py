@@ -12,7 +12,16 @@
 # script: a fresh __main__, sys.argv, compile, run, and the same exit.
 #
 # Only this file's code runs in the zygote; the program's code runs only in the child, after
-# it has dropped everything (cgroup, fds, rlimits, no_new_privs, capabilities, uid).
+# it has dropped everything (cgroup, fds, rlimits, no_new_privs, capabilities, uid). After the
+# program ran, this code calls only what it bound before (the program may rebind any builtin
+# or os/sys function, as SandboxFusion's guard does with `os._exit = None`): its functions see
+# a copy of the builtins taken here, and the module functions they call are bound below, as
+# a cold interpreter's finalization calls C, not the program's os._exit. What a cold
+# interpreter itself looks up at its end (sys.excepthook, sys.stdout and sys.stderr, the
+# threading module's _shutdown) is looked up as it does, the program's if it set them.
+import builtins as _builtins_module  # noqa: E402
+
+__builtins__ = dict(vars(_builtins_module))
 
 
 def _kib(field):
@@ -39,6 +48,15 @@ import socket  # noqa: E402
 import struct  # noqa: E402
 import sys  # noqa: E402
 import types  # noqa: E402
+import atexit  # noqa: E402
+import _signal  # noqa: E402
+
+# What the end of a job calls, bound before any program runs.
+_exit, _getpid, _kill, _write = os._exit, os.getpid, os.kill, os.write
+_collect, _run_exitfuncs, _set_signal = gc.collect, atexit._run_exitfuncs, _signal.signal
+_display, _modules = sys.__excepthook__, sys.modules
+_SIGINT, _SIG_DFL = int(signal.SIGINT), int(signal.SIG_DFL)
+_MISSING = object()
 
 _STEP_CGROUP, _STEP_FDS, _STEP_CHDIR, _STEP_RLIMIT, _STEP_NNP, _STEP_CAPS, _STEP_UID = range(1, 8)
 _PR_SET_DUMPABLE, _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS, _PR_SET_MM = 4, 24, 38, 35
@@ -243,18 +261,24 @@ def _run(argv):
         d["__cached__"] = None
         d["__loader__"] = importlib.machinery.SourceFileLoader("__main__", path)
     sys.modules["__main__"] = main
+    failed = tb = None  # reported outside the except clauses: nothing is being handled then
     try:
         code = compile(source, path, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as e:
-        _finish(_uncaught(e, None))
+        failed = e
+    if failed is not None:
+        _finish(_uncaught(failed, None), d)
+    status = 0
     try:
         exec(code, d)
-        status = 0
     except SystemExit as e:
         status = _system_exit(e)
     except BaseException as e:
-        status = _uncaught(e, e.__traceback__.tb_next)
-    _finish(status)
+        failed, tb = e, e.__traceback__.tb_next
+    if failed is not None:
+        status = _uncaught(failed, tb)
+        failed = tb = None
+    _finish(status, d)
 
 
 def _system_exit(e):
@@ -272,30 +296,58 @@ def _system_exit(e):
     return 1
 
 
+def _stderr(text):
+    """PySys_WriteStderr: to sys.stderr, else to fd 2."""
+    try:
+        sys.stderr.write(text)
+    except BaseException:
+        try:
+            _write(2, text.encode("utf-8", "backslashreplace"))
+        except OSError:
+            pass
+
+
 def _uncaught(e, tb):
-    """PyErr_Print of an exception that ends the program: status 1, or SIGINT (None)."""
+    """PyErr_Print of an exception that ends the program: status 1, or SIGINT (None). The hook
+    is sys.excepthook as the program left it; one that fails is reported as Python does."""
     e.__traceback__ = tb
-    sys.last_type, sys.last_value, sys.last_traceback = type(e), e, tb
-    sys.excepthook(type(e), e, tb)
+    try:
+        sys.last_type, sys.last_value, sys.last_traceback = type(e), e, tb
+    except BaseException:
+        pass
+    hook = getattr(sys, "excepthook", _MISSING)
+    if hook is _MISSING:
+        _stderr("sys.excepthook is missing\n")
+        _display(type(e), e, tb)
+    else:
+        try:
+            hook(type(e), e, tb)
+        except SystemExit as ex:  # handle_system_exit: the hook's exit is the process's
+            return _system_exit(ex)
+        except BaseException as e2:
+            e2.__traceback__ = e2.__traceback__.tb_next  # from the hook's frames, as C calls it
+            _stderr("Error in sys.excepthook:\n")
+            _display(type(e2), e2, e2.__traceback__)
+            _stderr("\nOriginal exception was:\n")
+            _display(type(e), e, tb)
     return None if isinstance(e, KeyboardInterrupt) else 1
 
 
-def _finish(status):
+def _finish(status, main_dict):
     """What Py_FinalizeEx does that a program can see (threads joined, atexit, the standard
     streams flushed, __main__'s objects finalized), without tearing down the warm modules,
     which would touch (copy) every page of the zygote."""
-    import atexit
-    import threading
-
-    try:
-        threading._shutdown()
-    except BaseException:
-        pass
-    atexit._run_exitfuncs()
+    threading = _modules.get("threading")
+    if threading is not None:
+        try:
+            threading._shutdown()
+        except BaseException:
+            pass
+    _run_exitfuncs()
 
     def flush():
         ok = True
-        for s in (sys.stdout, sys.stderr):
+        for s in (getattr(sys, "stdout", None), getattr(sys, "stderr", None)):
             try:
                 if s is not None and not s.closed:
                     s.flush()
@@ -304,19 +356,20 @@ def _finish(status):
         return ok
 
     ok = flush()
-    try:
-        sys.modules["__main__"].__dict__.clear()
+    try:  # the __main__ the program left (a notebook's cells have their own), then its first
+        _modules.get("__main__").__dict__.clear()
     except BaseException:
         pass
-    gc.collect()
+    main_dict.clear()
+    _collect()
     ok = flush() and ok
     if not ok:
-        os._exit(120)
+        _exit(120)
     if status is None:  # KeyboardInterrupt: a cold interpreter dies of SIGINT
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGINT)
+        _set_signal(_SIGINT, _SIG_DFL)
+        _kill(_getpid(), _SIGINT)
         status = 1
-    os._exit(status)
+    _exit(status)
 
 
 def _serve():

@@ -1,22 +1,43 @@
-# The program's side of the grader's channel (runners/job.h: fd 3 in, fd 4 out), run after the
-# program's own code as `verdict_host.py`, PROGRAM being the program's globals. It holds no
-# secret and decides nothing: it answers the grader's requests, one per line, in the wire's
-# grammar (wire.py), and the grader trusts nothing it says beyond the values it carries.
+# The program's side of the grader's channel (runners/job.h: fd 3 in, fd 4 out). The program's
+# source file (main.py) is only the join (python.json): it runs this code first, with a copy of
+# the builtins taken before anything else ran, PROGRAM being main.py's globals and CODE_FILE
+# the work-dir file that holds the program's code. This code runs the program's code in
+# PROGRAM, as python3 would run it as main.py, and then answers the grader's requests. So every
+# builtin, module function and type this code calls after the program ran is one it bound
+# before: a program that rebinds builtins or os/sys functions (SandboxFusion's guard sets
+# `exit`, `os._exit` and `sys.exit` to None) changes its own calls, never the host's.
+# It holds no secret and decides nothing: it answers the grader's requests, one per line, in the
+# wire's grammar (wire.py), and the grader trusts nothing it says beyond the values it carries.
 #   ("get", name)              the program's global `name`
 #   ("call", h, args, kwargs)  handle h called
 #   ("getattr", h, name)       an attribute of handle h
 #   ("setattr", h, name, v)    set one
 #   ("item", h, key)           h[key]
 #   ("bool", h) ("len", h) ("list", h)   bool(h), len(h), list(h)
-# The answer is ("ok", value) or ("raise", type name, message).
+# The answer is ("ok", value), ("raise", type name, message), or, to a "get" of a module,
+# ("module", its name): the grader then imports that module itself (grader.py).
 
 import sys as _sys
 
 
-def _serve(program):
-    if hasattr(_sys, "set_int_max_str_digits"):
-        _sys.set_int_max_str_digits(0)
+def _run_program(program, code_file):
+    """The program's code in PROGRAM, as python3 runs main.py: its own exceptions and exit end
+    the process (no host: the grader's first call finds no one serving)."""
+    import os.path
+    path = os.path.abspath(code_file)
+    with open(path, "rb") as f:
+        source = f.read()
+    program["__file__"] = path
+    exec(compile(source, path, "exec", dont_inherit=True), program)
+
+
+def _serve(program, code_file):
+    digits = getattr(_sys, "set_int_max_str_digits", None)
+    module_type = type(_sys)
     handles, ids = [], {}
+    _run_program(program, code_file)
+    if digits is not None:
+        digits(0)
 
     def handle_of(v):
         n = ids.get(id(v))
@@ -30,41 +51,51 @@ def _serve(program):
             return handles[n]
         raise ValueError("no such handle")
 
+    def module_name(v):
+        name = object.__getattribute__(v, "__dict__").get("__name__")
+        if type(name) is not str:
+            raise TypeError("a module without a name")
+        return "('module',%s)" % ascii(name)
+
     def answer(req):
         op = req[0]
         if op == "get":
             if req[1] not in program:
                 raise NameError("name %r is not defined" % (req[1],))
-            return program[req[1]]
+            v = program[req[1]]
+            if isinstance(v, module_type):
+                return module_name(v)
+            return "('ok',%s)" % wire_encode(v, handle_of)
         if op == "call":
-            return handle(req[1])(*req[2], **req[3])
-        if op == "getattr":
-            return getattr(handle(req[1]), req[2])
-        if op == "setattr":
+            v = handle(req[1])(*req[2], **req[3])
+        elif op == "getattr":
+            v = getattr(handle(req[1]), req[2])
+        elif op == "setattr":
             setattr(handle(req[1]), req[2], req[3])
-            return None
-        if op == "item":
-            return handle(req[1])[req[2]]
-        if op in ("bool", "len", "list"):
-            return {"bool": bool, "len": len, "list": list}[op](handle(req[1]))
-        raise ValueError("unknown request")
+            v = None
+        elif op == "item":
+            v = handle(req[1])[req[2]]
+        elif op in ("bool", "len", "list"):
+            v = {"bool": bool, "len": len, "list": list}[op](handle(req[1]))
+        else:
+            raise ValueError("unknown request")
+        return "('ok',%s)" % wire_encode(v, handle_of)
 
     rin = open(3, "rb", closefd=False)
     wout = open(4, "wb", buffering=0, closefd=False)
     for line in rin:
         try:
-            out = "('ok',%s)" % wire_encode(answer(wire_decode(line.decode("ascii"), handle, True)),
-                                            handle_of)
+            out = answer(wire_decode(line.decode("ascii"), handle, True))
         except BaseException as e:  # the program's SystemExit too: a call that did not return
             try:
                 out = "('raise',%s,%s)" % (ascii(type(e).__name__), ascii(str(e)[:2000]))
             except BaseException:
                 out = "('raise','Exception','')"
         try:
-            _sys.stdout.flush()
+            _sys.stdout.flush()  # the program's stdout, whatever it is now
         except BaseException:
             pass
         wout.write(out.encode("ascii") + b"\n")
 
 
-_serve(PROGRAM)
+_serve(PROGRAM, CODE_FILE)

@@ -40,10 +40,17 @@ import json
 import linecache
 import os
 import signal
+import _signal
 import sys
 import time
 import traceback
 import types
+
+# The driver's own code sees the builtins as they are now, whatever a cell rebinds later; what it
+# calls while a cell runs (the streams' writes, the timer) is bound here; between cells the
+# modules it works with are as they were at its start (_Worlds).
+__builtins__ = dict(vars(builtins))
+_write, _setitimer = os.write, signal.setitimer
 
 DIR = ".verdict_jupyter"
 SESSION_DIR = ".verdict_session"
@@ -82,7 +89,7 @@ class _Out:
         self.n += len(b)
         view = memoryview(b)
         while view:
-            view = view[os.write(self._fd, view):]
+            view = view[_write(self._fd, view):]
 
     def write(self, s):
         if not isinstance(s, str):
@@ -204,7 +211,8 @@ class _Cell:
         self.display_values = 0
 
     def show(self, bundle):
-        n = len(json.dumps(bundle, allow_nan=False))
+        with _DriverWorld():
+            n = len(json.dumps(bundle, allow_nan=False))
         k = _values(bundle)
         if self.display_bytes + n > DISPLAY_MAX or k is None or \
                 self.display_values + k > DISPLAY_VALUES_MAX:
@@ -273,11 +281,15 @@ def _timeout_error(why):
 _loop = [None]
 
 
+_AST, _TOP_AWAIT, _CO_COROUTINE = ast.PyCF_ONLY_AST, ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, inspect.CO_COROUTINE
+_Expr, _Expression = ast.Expr, ast.Expression
+
+
 def _eval(tree, name, mode, g):
     """Runs a compiled cell part; top-level await runs on an event loop, as IPython's does."""
-    code = compile(tree, name, mode, flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    code = compile(tree, name, mode, flags=_TOP_AWAIT)
     v = eval(code, g)
-    if code.co_flags & inspect.CO_COROUTINE:
+    if code.co_flags & _CO_COROUTINE:
         import asyncio
         if _loop[0] is None:  # one loop for every cell, as the kernel's
             _loop[0] = asyncio.new_event_loop()
@@ -286,10 +298,10 @@ def _eval(tree, name, mode, g):
 
 
 def _run(src, name, g):
-    tree = ast.parse(src, filename=name, mode="exec")
+    tree = compile(src, name, "exec", _AST | _TOP_AWAIT, dont_inherit=True)
     last = None
-    if tree.body and isinstance(tree.body[-1], ast.Expr):
-        last = ast.Expression(tree.body.pop().value)
+    if tree.body and type(tree.body[-1]) is _Expr:
+        last = _Expression(tree.body.pop().value)
     _eval(tree, name, "exec", g)
     if last is not None:
         v = _eval(last, name, "eval", g)
@@ -314,13 +326,74 @@ def _flush():
 
 
 _timer = {"on": False, "fired": False, "why": ""}
+_ITIMER_REAL = signal.ITIMER_REAL
+_GONE = object()
+
+
+class _Worlds:
+    """The cells' world and the driver's: between cells, the driver works (JSON, tracebacks,
+    files, signals) with every builtin, and every function of the modules it uses, as they
+    were at its start; a cell's own rebinding of them (SandboxFusion's guard sets `exit`,
+    `os._exit` and `sys.exit` to None) is put aside, and back before the next cell runs."""
+
+    MODULES = (builtins, os, os.path, sys, signal, io, json, json.encoder, json.decoder,
+               traceback, linecache, base64, types, time)
+
+    def __init__(self):
+        self.mine = []
+        for m in self.MODULES:
+            d = vars(m)
+            self.mine.append((d, {k: v for k, v in d.items()
+                                  if (m is builtins and k != "_") or callable(v)}))
+        self.cells = None  # the cells' values that differ from the driver's, while it works
+
+    def driver(self):
+        if self.cells is None:
+            self.cells = [{k: d.get(k, _GONE) for k, v in mine.items() if d.get(k, _GONE) is not v}
+                          for d, mine in self.mine]
+            for (d, mine), theirs in zip(self.mine, self.cells):
+                for k in theirs:
+                    d[k] = mine[k]
+
+    def cell(self):
+        if self.cells is not None:
+            for (d, _), theirs in zip(self.mine, self.cells):
+                for k, v in theirs.items():
+                    if v is _GONE:
+                        d.pop(k, None)
+                    else:
+                        d[k] = v
+            self.cells = None
+
+
+_worlds = [None]
+_sigmask = _signal.pthread_sigmask  # signal's own is Python, and calls builtins
+_SIG_BLOCK, _SIG_SETMASK, _SIGALRM = int(signal.SIG_BLOCK), int(signal.SIG_SETMASK), int(signal.SIGALRM)
+
+
+class _DriverWorld:
+    """The driver's world for a moment inside a cell (a display's JSON), the cell's timer held
+    off until the cell's world is back."""
+
+    def __enter__(self):
+        self.mask = _sigmask(_SIG_BLOCK, (_SIGALRM,))
+        w = _worlds[0]
+        self.was_cell = w is not None and w.cells is None
+        if self.was_cell:
+            w.driver()
+
+    def __exit__(self, *exc):
+        if self.was_cell:
+            _worlds[0].cell()
+        _sigmask(_SIG_SETMASK, self.mask)
+        return False
 
 
 def _alarm(signum, frame):
     if not _timer["on"]:  # the cell has ended: the driver is not interrupted
         return
     _timer["fired"] = True
-    signal.setitimer(signal.ITIMER_REAL, 0.1)  # again, until the cell gives up
+    _setitimer(_ITIMER_REAL, 0.1)  # again, until the cell gives up
     raise CellTimeoutError(_timer["why"])
 
 
@@ -335,6 +408,7 @@ def _setup(d, files):
     if hasattr(signal, "SIGXFSZ"):
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past file_mb: a write error, not death
     builtins.display = display
+    _worlds[0] = _Worlds()
     main_module = types.ModuleType("__main__")  # the cells' module: pickle finds their classes
     sys.modules["__main__"] = main_module
     g = main_module.__dict__
@@ -360,10 +434,12 @@ def _cell(src, name, g, files, streams, seconds, why, started=None):
     _timer.update(fired=False, why=why)
     signal.signal(signal.SIGALRM, _alarm)  # again: an earlier cell may have replaced it,
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGALRM])  # or blocked it
+    worlds = _worlds[0]
     try:
+        worlds.cell()
         _timer["on"] = True
         if seconds > 0:
-            signal.setitimer(signal.ITIMER_REAL, seconds)
+            _setitimer(_ITIMER_REAL, seconds)
         try:
             try:
                 _run(src, name, g)
@@ -371,10 +447,12 @@ def _cell(src, name, g, files, streams, seconds, why, started=None):
                 _flush()
         finally:
             _timer["on"] = False
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            _setitimer(_ITIMER_REAL, 0)
+            worlds.driver()
     except BaseException as e:  # SystemExit and KeyboardInterrupt too, as a kernel does
         _timer["on"] = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        _setitimer(_ITIMER_REAL, 0)
+        worlds.driver()
         error = _error(e)
         if _timer["fired"]:
             error["ename"] = "CellTimeoutError"

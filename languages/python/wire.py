@@ -10,8 +10,14 @@
 # that builds only those types) and nothing else: nothing is called or imported, and the only
 # name it looks up is a builtin's, where the caller allows it (the program's side).
 
-import _ast
+import builtins as _builtins_module
+from _ast import (Call as _Call, Constant as _Constant, Dict as _Dict, List as _List,
+                  Name as _Name, PyCF_ONLY_AST as _ONLY_AST, Set as _Set, Tuple as _Tuple,
+                  UAdd as _UAdd, UnaryOp as _UnaryOp, USub as _USub)
 
+# Python's builtins as they were when this file ran (before the program, in the host): what
+# B('name') means, whatever the program rebinds in builtins later.
+_BUILTINS = dict(vars(_builtins_module))
 WIRE_DEPTH = 100  # nesting levels a value may have
 
 
@@ -55,24 +61,24 @@ def _wire_value(n, handle, depth, builtins_ok):
         raise ValueError("value nested too deeply")
     d = depth + 1
     t = type(n)
-    if t is _ast.Constant and type(n.value) in _CONST:
+    if t is _Constant and type(n.value) in _CONST:
         return n.value
-    if t is _ast.List:
+    if t is _List:
         return [_wire_value(e, handle, d, builtins_ok) for e in n.elts]
-    if t is _ast.Tuple:
+    if t is _Tuple:
         return tuple(_wire_value(e, handle, d, builtins_ok) for e in n.elts)
-    if t is _ast.Set:
+    if t is _Set:
         return {_wire_value(e, handle, d, builtins_ok) for e in n.elts}
-    if t is _ast.Dict and None not in n.keys:
+    if t is _Dict and None not in n.keys:
         return {_wire_value(k, handle, d, builtins_ok): _wire_value(v, handle, d, builtins_ok)
                 for k, v in zip(n.keys, n.values)}
-    if t is _ast.UnaryOp and type(n.op) in (_ast.USub, _ast.UAdd):
+    if t is _UnaryOp and type(n.op) in (_USub, _UAdd):
         x = _wire_value(n.operand, handle, d, builtins_ok)
         if type(x) in (int, float):
-            return -x if type(n.op) is _ast.USub else x
-    if t is _ast.Name and n.id in ("nan", "inf"):
+            return -x if type(n.op) is _USub else x
+    if t is _Name and n.id in ("nan", "inf"):
         return float(n.id)
-    if t is _ast.Call and type(n.func) is _ast.Name and not n.keywords:
+    if t is _Call and type(n.func) is _Name and not n.keywords:
         f, args = n.func.id, [_wire_value(a, handle, d, builtins_ok) for a in n.args]
         if f in ("set", "frozenset") and len(args) <= 1 and all(type(a) is set for a in args):
             return (set if f == "set" else frozenset)(*args)
@@ -86,8 +92,7 @@ def _wire_value(n, handle, depth, builtins_ok):
 
 
 def _builtin(name):
-    import builtins
-    v = getattr(builtins, name, None) if not name.startswith("_") else None
+    v = _BUILTINS.get(name) if not name.startswith("_") else None
     if v is None:
         raise ValueError("not a builtin: %r" % (name,))
     return v
@@ -95,14 +100,13 @@ def _builtin(name):
 
 def wire_builtin(v):
     """B('name') for one of Python's builtins itself, else None."""
-    import builtins
     name = getattr(v, "__name__", None)
-    if type(name) is str and not name.startswith("_") and getattr(builtins, name, None) is v:
+    if type(name) is str and not name.startswith("_") and _BUILTINS.get(name) is v:
         return "B(%s)" % ascii(name)
     return None
 
 
 def wire_decode(text, handle, builtins_ok=False):
     # compile to an AST only (ast.parse without importing ast, which costs ~20 ms a process)
-    tree = compile(text, "<wire>", "eval", _ast.PyCF_ONLY_AST)
+    tree = compile(text, "<wire>", "eval", _ONLY_AST)
     return _wire_value(tree.body, handle, 0, builtins_ok)

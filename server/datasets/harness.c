@@ -727,6 +727,10 @@ static void build_harness(const struct json *p, const char *lang, const char *ba
      * when the completion brought a whole function of its own. */
     if (whole && *skip_space(after) == '}')
         after = skip_space(after) + 1;
+    /* bash's grader runs the tests apart from the code: a continuation keeps that brace */
+    bool brace_to_code = !whole && strcmp(base, "bash") == 0 && *skip_space(after) == '}';
+    if (brace_to_code)
+        after = skip_space(after) + 1;
     char *own = whole && strcmp(base, "rust") == 0 ? rust_module(h->code) : NULL;
     if (whole)
         drop_reopening(base, prefix, h->code);
@@ -734,8 +738,8 @@ static void build_harness(const struct json *p, const char *lang, const char *ba
     if (whole &&
         (strcmp(base, "java") == 0 || strcmp(base, "csharp") == 0 || strcmp(base, "scala") == 0))
         code = unwrap_problem(prefix, h->code, &trailing);
-    if (!code &&
-        asprintf(&code, "%s%s%s", prefix, whole && *prefix ? "\n" : "", own ? own : h->code) < 0)
+    if (!code && asprintf(&code, "%s%s%s%s", prefix, whole && *prefix ? "\n" : "",
+                          own ? own : h->code, brace_to_code ? "\n}\n" : "") < 0)
         code = NULL;
     free(own);
     if (trailing && *skip_space(trailing)) {
@@ -758,13 +762,17 @@ static void build_harness(const struct json *p, const char *lang, const char *ba
     } else if (code) {
         json_set_str(r, "code", code);
         json_set_str(r, "harness", after);
-        if (strcmp(base, "python") == 0) {
-            /* the grader runs the prompt's own code for the tests, and calls the entry point
-             * (and any other name the prompt does not define) in the program */
+        /* with a grader, the tests call the entry point in the program (judge.h) */
+        if (*str_of(p, "entry_point"))
+            json_set_str(r, "entry_point", str_of(p, "entry_point"));
+        /* Python's grader runs the prompt's own code for the tests, and calls the entry point
+         * (and any other name the prompt does not define) in the program */
+        if (strcmp(base, "python") == 0)
             json_set_str(r, "harness_setup", prefix);
-            if (*str_of(p, "entry_point"))
-                json_set_str(r, "entry_point", str_of(p, "entry_point"));
-        }
+        /* C++'s grader takes the tests' setup and the entry point's declaration from the
+         * whole prompt, whichever way the answer was joined (server/judge/graded.h) */
+        if (strcmp(base, "cpp") == 0)
+            json_set_str(r, "harness_setup", str_of(p, "before"));
         if (asprintf(&h->program, "%s\n%s", code, after) < 0)
             h->program = NULL;
         free(code);

@@ -265,6 +265,8 @@ static void languages(struct api *a, struct http_exchange *x)
         json_set_bool(o, "compiled", l->compiled);
         json_set_bool(o, "needs_gpu", l->needs_gpu);
         json_set_bool(o, "runnable", l->available && (!l->needs_gpu || a->cfg.gpus > 0));
+        /* how a /v1/judge harness (a dataset's function tests) in it is decided */
+        json_set_str(o, "harness_grading", judge_grading_name(judge_harness_grading(l)));
     }
     api_reply_json(a, x, 200, list);
 }

@@ -331,6 +331,11 @@ static struct json *eval_result(const struct submit_work *w, const struct judge_
     /* the outcome, as a sample is scored: OK only when every test passed */
     json_set_str(extra, "verdict",
                  res ? verdict_name(judge_outcome(res, &failed_test, &why)) : "not run");
+    /* how the tests decided it (docs/integrity/grading.md); null when nothing ran */
+    if (res)
+        json_set_str(extra, "grading", judge_grading_name(res->grading));
+    else
+        json_set_null(extra, "grading");
     if (res)
         json_set(extra, "judge", render_judged(res));
     return r;

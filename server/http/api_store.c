@@ -236,12 +236,18 @@ void api_list_submissions(struct api *a, struct http_exchange *x)
     if (!query_page(a, x, &f) || !query_text(a, x, "language", &f.language) ||
         !query_text(a, x, "verdict", &f.verdict) || !query_text(a, x, "dataset", &f.dataset) ||
         !query_text(a, x, "problem", &f.problem) || !query_text(a, x, "route", &f.route) ||
-        !query_text(a, x, "client", &f.client))
+        !query_text(a, x, "client", &f.client) || !query_text(a, x, "grading", &f.grading))
         return;
     enum verdict v;
     if (f.verdict && verdict_parse(f.verdict, &v) < 0) {
         api_reply_422_in(a, x, "query", "enum", "verdict",
                          "verdict must be one of OK WA TLE MLE OLE RE CE SE");
+        return;
+    }
+    enum judge_grading g;
+    if (f.grading && (judge_grading_parse(f.grading, &g) < 0 || g == JUDGE_GRADING_NONE)) {
+        api_reply_422_in(a, x, "query", "enum", "grading",
+                         "grading must be one of isolated output in-process exit-status");
         return;
     }
     ask(a, x, &f, NULL);

@@ -32,6 +32,8 @@ struct metrics {
     const char **routes;     /* the API's paths (borrowed strings), then "other" */
     atomic_ullong *requests; /* [route][status]; last column: any other status */
     atomic_ullong *verdicts; /* [lang][verdict] */
+    /* judged answers by grading and outcome: at most 4 x 9 series, whatever the traffic */
+    atomic_ullong graded[JUDGE_GRADING_COUNT][NVERDICTS];
     struct hist hists[HIST_COUNT];
 };
 
@@ -100,6 +102,12 @@ void metrics_judged(struct metrics *m, const struct lang *l, const struct judge_
     const struct judge_compile *c = &res->compile;
     if (c->built && c->compiled_language && !c->cached)
         metrics_observe(m, HIST_COMPILE, (double)c->wall_ms / 1000.0);
+    int failed;
+    const char *why;
+    enum verdict outcome = judge_outcome(res, &failed, &why);
+    if (res->grading != JUDGE_GRADING_NONE && (unsigned)res->grading < JUDGE_GRADING_COUNT &&
+        (size_t)outcome < NVERDICTS)
+        atomic_fetch_add_explicit(&m->graded[res->grading][outcome], 1, memory_order_relaxed);
     if (res->ntests == 0) /* nothing ran: the compile's verdict, or our fault, once */
         metrics_verdict(m, l, res->status);
     for (int i = 0; i < res->ntests; i++) {
@@ -150,6 +158,15 @@ char *metrics_render(struct metrics *m, const struct metrics_gauges *g)
                 buf_printf(&t, "verdict_verdicts_total{language=\"%s\",verdict=\"%s\"} %llu\n",
                            lang_at(m->langs, i)->name, verdict_name((enum verdict)v),
                            get(&m->verdicts[(size_t)i * NVERDICTS + v]));
+    buf_printf(&t, "# HELP verdict_graded_total Judged answers (a /v1/judge request, a batch "
+                   "item, a /submit), by how their tests were decided and their outcome.\n"
+                   "# TYPE verdict_graded_total counter\n");
+    for (int k = JUDGE_GRADING_NONE + 1; k < JUDGE_GRADING_COUNT; k++) /* none: run_only */
+        for (size_t v = 0; v < NVERDICTS; v++)
+            if (get(&m->graded[k][v]))
+                buf_printf(&t, "verdict_graded_total{grading=\"%s\",verdict=\"%s\"} %llu\n",
+                           judge_grading_name((enum judge_grading)k), verdict_name((enum verdict)v),
+                           get(&m->graded[k][v]));
     buf_printf(&t,
                "# HELP verdict_sandbox_errors_total Runs that ended SE (a fault of the sandbox).\n"
                "# TYPE verdict_sandbox_errors_total counter\n");

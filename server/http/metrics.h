@@ -40,7 +40,8 @@ void metrics_request(struct metrics *m, const char *path, int status);
 /* A program's verdict in a language (SKIP is not counted). */
 void metrics_verdict(struct metrics *m, const struct lang *l, enum verdict v);
 /* A judged request: each test's verdict and run time once, or, when no test ran, the
- * result's own verdict (CE, a compile TLE/MLE, SE) once; the compile time when it ran. */
+ * result's own verdict (CE, a compile TLE/MLE, SE) once; the compile time when it ran; and,
+ * unless it is run_only, its outcome (judge_outcome) once under its grading. */
 void metrics_judged(struct metrics *m, const struct lang *l, const struct judge_result *res);
 /* A duration in seconds. */
 void metrics_observe(struct metrics *m, enum metrics_hist h, double seconds);

@@ -177,6 +177,7 @@ void record_put_n(struct store *s, const struct record_origin *o, const struct j
         .code = code,
         .code_len = code_len,
         .verdict = verdict_name(v),
+        .grading = res->grading == JUDGE_GRADING_NONE ? NULL : judge_grading_name(res->grading),
         .reward = res->reward,
         .passed = res->passed,
         .total = res->total,

@@ -52,6 +52,8 @@ struct json *render_judged(const struct judge_result *res)
     struct json *d = json_object();
     const struct judge_compile *c = &res->compile;
     set_text(d, "status", verdict_name(res->status));
+    /* how every test of it was decided (judge.h, docs/integrity/grading.md) */
+    set_text(d, "grading", judge_grading_name(res->grading));
     json_set_num(d, "reward", res->reward);
     json_set_num(d, "passed", res->passed);
     json_set_num(d, "total", res->total);

@@ -6,12 +6,19 @@
  *    grader (python), the tests never enter the program: the grader, a process of its own
  *    under another uid (runners/job.h), runs them and calls the program's functions over a
  *    channel, values crossing as literals, and its exit status is the verdict
- *    (docs/integrity.md). A compiled language seal has a rule for (C, C++, Go, Rust: their
- *    tests hold the entry) is rewritten by seal: the tests' entry wrapped by one of ours that
- *    prints seal_marker (keyed on the sources, so the compile cache still hits) on a line of
- *    its own once every check returned; no randomness for the key is SE. Another language's
- *    harness is joined after the code and judged by exit status alone.
- * 2. program_build through the compile cache: CE, a compile TLE / MLE, or SE end here.
+ *    (docs/integrity.md). A compiled grader (C++'s) is built from the tests beside the
+ *    program and runs from memory (graded.h); where a grader of the problem's own does not
+ *    compile, the request is sealed as below. A compiled language seal has a rule for (C, C++,
+ *    Go, Rust: their tests hold the entry) is first checked by seal_lint (a shadowing class is CE,
+ * lint.h), then rewritten by seal: the tests' entry wrapped by one of ours that prints seal_marker
+ *    (keyed on the sources, so the compile cache still hits) on a line of its own once every
+ *    check returned, from two slots the server writes into the compiled artifact (the source
+ *    holds placeholders: no file the compile reads holds the marker); no randomness for the
+ *    key is SE. Another language's harness is joined after the code and judged by exit status
+ *    alone. Which of these (or output compared, or none for run_only) is the result's
+ *    `grading` (judge_grading_of).
+ * 2. program_build through the compile cache (patched with seal's slots when sealed): CE, a
+ *    compile TLE / MLE, or SE end here.
  * 3. build_checker: a checker is built once like the program; one that does not build is SE,
  *    never the program's fault.
  * 4. run_test per selected test: the run's status (a grader's exit status: a failed check
@@ -25,7 +32,9 @@
  * keeps what the sandbox captured (bounded by the run's stdout/stderr limits).
  */
 #include "server/judge/judge.h"
+#include "server/judge/graded.h"
 #include "server/judge/judge_internal.h"
+#include "server/judge/lint.h"
 #include "server/judge/seal.h"
 
 #include <errno.h>
@@ -295,7 +304,11 @@ struct judging {
     const struct judge_request *r;
     struct judge_result *res;
     char marker[SEAL_MARKER_LEN];
-    bool sealed;        /* the program is seal's: its marker line must be in stdout */
+    bool sealed;             /* the program is seal's: its marker line must be in stdout */
+    struct seal_slots slots; /* sealed: what the artifact is patched with (seal.h) */
+    bool graded;             /* the tests run in a grader (runners/job.h) */
+    bool compiled;           /* ... a compiled one (graded.h): gr holds it */
+    struct graded gr;
     char *source;       /* heap when assembled, else r->code */
     uint8_t *grader_in; /* a graded harness: the grader's stdin (heap) */
     size_t grader_in_len;
@@ -327,37 +340,158 @@ static uint8_t *grader_input(const struct lang_grader *g, const struct judge_req
     return (uint8_t *)buf_take(&b, len);
 }
 
-/* The program's source and work-dir files. A harness for a language with a grader stays out
- * of the program: the code is joined to the host that serves the grader's calls, and the
- * tests go to the grader's stdin. Another language's harness is joined after the code, the
- * program judged by exit status alone. */
+/* ---- how the tests are decided ------------------------------------------------------------ */
+
+static const char *const grading_names[JUDGE_GRADING_COUNT] = {"none", "isolated", "output",
+                                                               "in-process", "exit-status"};
+
+const char *judge_grading_name(enum judge_grading g)
+{
+    return (unsigned)g < JUDGE_GRADING_COUNT ? grading_names[g] : "?";
+}
+
+int judge_grading_parse(const char *s, enum judge_grading *g)
+{
+    for (int i = 0; s && i < JUDGE_GRADING_COUNT; i++) {
+        if (strcmp(s, grading_names[i]) == 0) {
+            *g = (enum judge_grading)i;
+            return 0;
+        }
+    }
+    return -EINVAL;
+}
+
+/* Whether compiled graders are used: VERDICT_COMPILED_GRADERS=off judges their languages'
+ * harnesses as before them (C++: sealed in-process). Read once. */
+static bool compiled_graders(void)
+{
+    static _Atomic int on = -1;
+    if (on < 0) {
+        const char *v = getenv("VERDICT_COMPILED_GRADERS");
+        on = !(v && strcmp(v, "off") == 0);
+    }
+    return on == 1;
+}
+
+/* How a harness in l is decided when its grader is not used. */
+static enum judge_grading in_process(const struct lang *l)
+{
+    return seal_supports(l->name) ? JUDGE_GRADING_IN_PROCESS : JUDGE_GRADING_EXIT_STATUS;
+}
+
+/* A compiled grader's request may still be judged in-process: assemble_source and
+ * build_program say so in the result's grading when its grader cannot be planned or built. */
+enum judge_grading judge_harness_grading(const struct lang *l)
+{
+    if (l && l->grader && (!l->grader->compiled || compiled_graders()))
+        return JUDGE_GRADING_ISOLATED;
+    return l ? in_process(l) : JUDGE_GRADING_EXIT_STATUS;
+}
+
+/* assemble_source and run_test follow this choice: the one place it is made. */
+enum judge_grading judge_grading_of(const struct judge_request *r)
+{
+    if (r->run_only)
+        return JUDGE_GRADING_NONE;
+    return r->harness ? judge_harness_grading(r->lang) : JUDGE_GRADING_OUTPUT;
+}
+
+/* A sealed program seal_lint refused: CE with its reason as the compiler's output (the
+ * program's doing), or SE when memory ran out. Returns rc. */
+static int refuse_lint(struct judging *j, int rc, const char *why)
+{
+    if (rc != -EPERM) {
+        fail(j->res, VERDICT_SE, "out of memory assembling the program", NULL);
+        return rc;
+    }
+    fail(j->res, VERDICT_CE, "refused before compiling (in-process tests)", why);
+    struct judge_compile *c = &j->res->compile;
+    c->built = true;
+    c->verdict = VERDICT_CE;
+    c->compiled_language = j->r->lang->compiled;
+    c->output = strdup(j->res->message);
+    return rc;
+}
+
+/* The tests' entry wrapped by seal (seal.h), once seal_lint let the code through: the program
+ * then passes by printing the marker. */
+static int seal_source(struct judging *j)
+{
+    const struct judge_request *r = j->r;
+    char err[ERR_LEN] = "";
+    int rc = seal_lint(r->lang->name, r->code, r->harness, r->entry_point, err);
+    if (rc < 0)
+        return refuse_lint(j, rc, err);
+    rc = seal_marker(r->lang->name, r->code, r->harness, j->marker);
+    if (rc == 0)
+        rc =
+            seal_program(r->lang->name, r->code, r->harness, j->marker, &j->slots, &j->source, err);
+    if (rc < 0) {
+        fail(j->res, VERDICT_SE,
+             rc == -EIO      ? "no randomness for the completion marker (getrandom)"
+             : rc == -EINVAL ? "the test code has no entry seal can wrap"
+                             : "out of memory assembling the program",
+             rc == -EINVAL ? err : NULL);
+        return rc;
+    }
+    j->sealed = true;
+    return 0;
+}
+
+/* A compiled grader's plan (graded.h): 0 planned, 1 when the request is judged in-process
+ * instead, or a negative errno with the request failed (CE: the code's declaration). */
+static int plan_compiled(struct judging *j)
+{
+    char why[ERR_LEN] = "";
+    int rc = graded_plan(j->r->lang, j->r, &j->gr, why);
+    if (rc == -ENOENT)
+        return 1;
+    if (rc == -EINVAL)
+        fail(j->res, VERDICT_CE, why, NULL);
+    else if (rc < 0)
+        fail(j->res, VERDICT_SE, "out of memory assembling the grader", NULL);
+    if (rc < 0)
+        return rc;
+    j->source = j->gr.program_source; /* the judging's now */
+    j->gr.program_source = NULL;
+    j->graded = j->compiled = true;
+    return 0;
+}
+
+/* The program's source and work-dir files, by the result's grading. A harness for a language
+ * with a grader stays out of the program: the code is joined to the host that serves the
+ * grader's calls, and the tests go to the grader (its stdin, or compiled into it). Another
+ * language's harness is sealed, or joined after the code, the program judged by exit status
+ * alone. A compiled grader that cannot be planned leaves the request in-process. */
 static int assemble_source(struct judging *j)
 {
     const struct judge_request *r = j->r;
-    const struct lang_grader *g = r->harness ? r->lang->grader : NULL;
+    const struct lang_grader *g =
+        j->res->grading == JUDGE_GRADING_ISOLATED ? r->lang->grader : NULL;
     j->source = r->code;
-    if (g) {
+    int rc = g && g->compiled ? plan_compiled(j) : 0;
+    if (rc < 0)
+        return rc;
+    if (rc == 1) {
+        g = NULL;
+        j->res->grading = in_process(r->lang);
+    }
+    enum judge_grading how = j->res->grading;
+    if (j->compiled) {
+        /* planned */
+    } else if (g) {
         j->source = judge_join_harness(g->join, r->code, "");
         j->grader_in = grader_input(g, r, &j->grader_in_len);
-    } else if (r->harness && seal_supports(r->lang->name)) { /* tests' entry wrapped (seal.h) */
-        char err[ERR_LEN] = "";
-        int rc = seal_marker(r->lang->name, r->code, r->harness, j->marker);
-        if (rc == 0)
-            rc = seal_program(r->lang->name, r->code, r->harness, j->marker, &j->source, err);
-        if (rc < 0) {
-            fail(j->res, VERDICT_SE,
-                 rc == -EIO      ? "no randomness for the completion marker (getrandom)"
-                 : rc == -EINVAL ? "the test code has no entry seal can wrap"
-                                 : "out of memory assembling the program",
-                 rc == -EINVAL ? err : NULL);
+        j->graded = true;
+    } else if (how == JUDGE_GRADING_IN_PROCESS) { /* tests' entry wrapped (seal.h) */
+        if ((rc = seal_source(j)) < 0)
             return rc;
-        }
-        j->sealed = true;
-    } else if (r->harness) { /* judged by exit status alone */
+    } else if (how == JUDGE_GRADING_EXIT_STATUS) { /* judged by exit status alone */
         j->source = judge_join_harness("{code}\n{tests}\n", r->code, r->harness);
     }
-    j->files = calloc((size_t)r->nfiles + 2, sizeof(*j->files));
-    if (!j->source || !j->files || (g && !j->grader_in)) {
+    free(j->files);
+    j->files = calloc((size_t)r->nfiles + 3, sizeof(*j->files));
+    if (!j->source || !j->files || (j->graded && !j->compiled && !j->grader_in)) {
         fail(j->res, VERDICT_SE, "out of memory assembling the program", NULL);
         return -ENOMEM;
     }
@@ -366,18 +500,27 @@ static int assemble_source(struct judging *j)
     if (g)
         j->files[j->nfiles++] = (struct job_file){g->host_file, 0644, (const uint8_t *)g->host_load,
                                                   strlen(g->host_load)};
+    if (g && g->code_file) /* the source starts the host, which runs the code from here */
+        j->files[j->nfiles++] =
+            (struct job_file){g->code_file, 0644, (const uint8_t *)r->code, strlen(r->code)};
     j->files[j->nfiles++] =
         (struct job_file){r->lang->source, 0644, (const uint8_t *)j->source, strlen(j->source)};
     return 0;
 }
 
-static int build_program(struct judging *j)
+static int build_one(struct judging *j)
 {
     const struct judge_request *r = j->r;
     struct judge_compile *c = &j->res->compile;
     char err[ERR_LEN] = "";
     c->compiled_language = r->lang->compiled;
-    int rc = program_build(j->env, r->lang, j->files, j->nfiles, &r->compile_limits, &j->p, err);
+    const struct seal_slots *sl = &j->slots;
+    struct program_patch patch = {.n = 2,
+                                  .len = sl->len,
+                                  .find = {sl->find[0], sl->find[1]},
+                                  .put = {sl->put[0], sl->put[1]}};
+    int rc = program_build_patched(j->env, r->lang, j->files, j->nfiles, &r->compile_limits,
+                                   j->sealed ? &patch : NULL, &j->p, err);
     if (rc < 0) {
         fail(j->res, VERDICT_SE, "the compile could not run", err);
         return rc;
@@ -394,6 +537,53 @@ static int build_program(struct judging *j)
     if (c->verdict != VERDICT_OK) {
         j->res->status = c->verdict;
         return -EINVAL;
+    }
+    return 0;
+}
+
+/* Back to an empty build, for the request judged in-process instead (graded.h). */
+static void unbuild(struct judging *j)
+{
+    if (j->have_p)
+        program_free(j->env, &j->p);
+    j->have_p = false;
+    free(j->res->compile.output);
+    memset(&j->res->compile, 0, sizeof(j->res->compile));
+    j->res->status = VERDICT_OK;
+    j->res->message[0] = '\0';
+    graded_fini(j->env, &j->gr);
+    if (j->source != j->r->code)
+        free(j->source);
+    j->source = j->r->code;
+    j->graded = j->compiled = false;
+    j->res->grading = in_process(j->r->lang);
+}
+
+/* The program's build; with a compiled grader, the grader's at the same time (graded.h), and
+ * the request judged in-process (sealed) when a grader of the problem's own does not compile. */
+static int build_program(struct judging *j)
+{
+    if (!j->compiled)
+        return build_one(j);
+    graded_build_start(j->env, j->r->lang, &j->gr);
+    int rc = build_one(j);
+    char why[ERR_LEN] = "";
+    int g = graded_build_wait(j->env, &j->gr, why);
+    if (g == GRADED_IN_PROCESS) {
+        unbuild(j);
+        return (rc = assemble_source(j)) < 0 ? rc : build_one(j);
+    }
+    if (rc < 0)
+        return rc;
+    if (g == GRADED_CE) {
+        snprintf(why, sizeof(why), "the tests do not compile against the code's declaration of %s",
+                 j->r->entry_point);
+        fail(j->res, VERDICT_CE, why, NULL);
+        return -EINVAL;
+    }
+    if (g < 0) {
+        fail(j->res, VERDICT_SE, why, NULL);
+        return g;
     }
     return 0;
 }
@@ -428,13 +618,15 @@ static void run_test(struct judging *j, int i, struct judge_test_result *t)
     const struct judge_test *test = &r->tests[i];
     struct job_result res;
     uint8_t *payload;
-    bool graded = j->grader_in != NULL;
+    bool graded = j->graded;
     struct program_io io = {.in = graded ? j->grader_in : test->in,
                             .in_len = graded ? j->grader_in_len : test->in_len,
                             .limits = &r->limits,
                             .nfetch = r->nfetch,
                             .fetch = (const char *const *)r->fetch,
-                            .graded = graded};
+                            .graded = graded,
+                            .grader_exe = j->gr.exe,
+                            .grader_exe_len = j->gr.exe_len};
     program_run(j->env, &j->p, &io, &res, &payload);
     size_t out_len = res.out_len;
     t->index = i;
@@ -502,6 +694,7 @@ void judge_run(const struct program_env *env, const struct judge_request *r,
     for (int i = 0; i < r->ntests; i++)
         res->total += r->selected[i];
     res->status = VERDICT_OK;
+    res->grading = judge_grading_of(r);
     if (!(res->tests = calloc((size_t)r->ntests + 1, sizeof(*res->tests))))
         fail(res, VERDICT_SE, "out of memory", NULL);
     else if (assemble_source(&j) == 0 && build_program(&j) == 0 && build_checker(&j) == 0)
@@ -513,6 +706,7 @@ void judge_run(const struct program_env *env, const struct judge_request *r,
         program_free(env, &j.p);
     if (j.have_ck)
         program_free(env, &j.ck);
+    graded_fini(env, &j.gr);
     if (j.source != r->code)
         free(j.source);
     free(j.grader_in);

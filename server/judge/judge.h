@@ -12,7 +12,7 @@
  * language has one; rewritten by server/judge/seal for the compiled languages it knows, the
  * program passing by exiting 0 with seal's marker line; else joined after the code, the
  * program passing by exiting 0), or one plain run (`run_only`: /run_code, whose verdict is
- * the run's own).
+ * the run's own). Every result says which of these decided it (enum judge_grading).
  */
 #ifndef VERDICT_JUDGE_H
 #define VERDICT_JUDGE_H
@@ -78,6 +78,36 @@ int judge_add_fetch(struct judge_request *r, const char *path);
 
 void judge_request_free(struct judge_request *r);
 
+/* How a result's tests were decided, from the request and its language at run time
+ * (judge_grading_of; docs/integrity/grading.md has the table per language). */
+enum judge_grading {
+    JUDGE_GRADING_NONE,        /* run_only: no test decides (/run_code, /run_jupyter) */
+    JUDGE_GRADING_ISOLATED,    /* a harness run by the language's grader, a process the
+                                  program never runs in; the grader's exit status decides */
+    JUDGE_GRADING_OUTPUT,      /* stdin/expected tests: stdout compared (or checked by a
+                                  checker job) outside the program's sandbox */
+    JUDGE_GRADING_IN_PROCESS,  /* a harness sealed by server/judge/seal: the tests in the
+                                  program's process, a pass needs exit 0 and seal's marker */
+    JUDGE_GRADING_EXIT_STATUS, /* a harness joined after the code: any exit 0 passes */
+    JUDGE_GRADING_COUNT
+};
+
+/* "none", "isolated", "output", "in-process", "exit-status" ("?" out of range; never NULL). */
+const char *judge_grading_name(enum judge_grading g);
+
+/* The grading named s (exact). Returns 0, or -EINVAL for an unknown name. */
+int judge_grading_parse(const char *s, enum judge_grading *g);
+
+/* How judge_run means to decide r: a harness as judge_harness_grading says, tests by their
+ * output; NONE for run_only. The result's grading is what was done: a compiled grader that
+ * cannot be planned or does not compile (graded.h) leaves the request in-process. */
+enum judge_grading judge_grading_of(const struct judge_request *r);
+
+/* How a harness in language l is decided: ISOLATED where it has a grader (a compiled one
+ * unless VERDICT_COMPILED_GRADERS=off), IN_PROCESS where seal has a rule for it, else
+ * EXIT_STATUS (/v1/languages says it per language). */
+enum judge_grading judge_harness_grading(const struct lang *l);
+
 struct judge_fetched {
     char *path;    /* heap */
     int error;     /* 0, or a negative errno (-ELOOP a link, -EFBIG too big, -ENOENT ...) */
@@ -116,6 +146,7 @@ struct judge_result {
     /* OK: the program was built and its tests ran (each has a verdict); CE, TLE, MLE: the
      * compile failed so; SE: ours (sandbox, checker, no GPU): message says why. */
     enum verdict status;
+    enum judge_grading grading; /* how the tests were (or, had they run, would be) decided */
     char message[ERR_LEN + 64];
     struct judge_compile compile;
     char *checker_output; /* the checker's compiler message when it did not build (heap) */

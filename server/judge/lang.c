@@ -250,10 +250,46 @@ static int read_joined(struct ctx *c, const struct json *obj, const char *key, c
     return rc;
 }
 
+/* A compiled grader's "source", "compile" and "layout", if it has them: its compile step as a
+ * language of its own (g->compiled). */
+static int get_compiled_grader(struct ctx *c, const struct json *obj, struct lang *l)
+{
+    struct lang_grader *g = l->grader;
+    const struct json *comp = json_get(obj, "compile");
+    if (!comp && !json_get(obj, "source") && !json_get(obj, "layout"))
+        return 0;
+    struct lang *gl = g->compiled = calloc(1, sizeof(*gl));
+    if (!gl)
+        return fail(c, "grader", "out of memory");
+    snprintf(gl->name, sizeof(gl->name), "%.24s-grader", l->name);
+    gl->compiled = gl->private_entry = true;
+    if (!comp)
+        return fail(c, "grader.compile",
+                    "missing (a compiled grader needs source, compile and "
+                    "layout)");
+    if (get_string(c, obj, "source", false, &gl->source) < 0 ||
+        get_string(c, obj, "layout", false, &g->layout) < 0 ||
+        get_string(c, obj, "default_setup", true, &g->default_setup) < 0 ||
+        get_step(c, comp, "grader.compile", &gl->compile) < 0 ||
+        get_strings(c, comp, "artifacts", "grader.compile", false, true, &gl->artifacts,
+                    &gl->nartifacts) < 0)
+        return -EINVAL;
+    if (!job_path_ok(gl->source) || strchr(gl->source, '/'))
+        return fail(c, "grader.source", "must be a plain file name");
+    for (int i = 0; i < gl->nartifacts; i++)
+        if (!job_path_ok(gl->artifacts[i]))
+            return fail(c, "grader.compile.artifacts", "\"%.40s\" is not a work-dir path",
+                        gl->artifacts[i]);
+    if (!strstr(g->layout, "{tests}"))
+        return fail(c, "grader.layout", "must contain {tests}");
+    return 0;
+}
+
 static int get_grader(struct ctx *c, const struct json *obj, struct lang *l)
 {
-    static const char *const fields[] = {"argv", "program",  "host", "host_file",
-                                         "join", "bytecode", NULL};
+    static const char *const fields[] = {"argv",    "program",  "host",          "host_file",
+                                         "join",    "bytecode", "code_file",     "source",
+                                         "compile", "layout",   "default_setup", NULL};
     if (!obj)
         return 0;
     if (!json_is_object(obj))
@@ -267,6 +303,7 @@ static int get_grader(struct ctx *c, const struct json *obj, struct lang *l)
         read_joined(c, obj, "host", &g->host) < 0 ||
         get_string(c, obj, "host_file", false, &g->host_file) < 0 ||
         get_string(c, obj, "join", false, &g->join) < 0 ||
+        get_string(c, obj, "code_file", true, &g->code_file) < 0 ||
         get_strings(c, obj, "bytecode", "grader", true, true, &g->bytecode, &g->nbytecode) < 0)
         return -EINVAL;
     if (g->bytecode && (g->bytecode[0][0] != '/' || g->nbytecode > LANG_MAX_BYTECODE_ARGS))
@@ -278,9 +315,16 @@ static int get_grader(struct ctx *c, const struct json *obj, struct lang *l)
     if (!job_path_ok(g->host_file) || strchr(g->host_file, '/') ||
         (l->source && strcmp(g->host_file, l->source) == 0))
         return fail(c, "grader.host_file", "must be a plain file name other than the source");
-    if (!strstr(g->join, "{code}"))
-        return fail(c, "grader.join", "must contain {code}");
-    return 0;
+    if (g->code_file && (!job_path_ok(g->code_file) || strchr(g->code_file, '/') ||
+                         (l->source && strcmp(g->code_file, l->source) == 0) ||
+                         strcmp(g->code_file, g->host_file) == 0))
+        return fail(c, "grader.code_file",
+                    "must be a plain file name other than the source and host_file");
+    if (!g->code_file && !strstr(g->join, "{code}"))
+        return fail(c, "grader.join", "must contain {code} (or the grader names a code_file)");
+    if (g->bytecode && (json_get(obj, "compile") || json_get(obj, "layout")))
+        return fail(c, "grader.bytecode", "a compiled grader has no bytecode filter");
+    return get_compiled_grader(c, obj, l);
 }
 
 static bool name_ok(const char *s)
@@ -406,9 +450,13 @@ void lang_free(struct lang *l)
         free(l->grader->host);
         free(l->grader->host_file);
         free(l->grader->join);
+        free(l->grader->code_file);
         free_strings(l->grader->bytecode, l->grader->nbytecode);
         free(l->grader->program_built);
         free(l->grader->host_built);
+        lang_free(l->grader->compiled);
+        free(l->grader->layout);
+        free(l->grader->default_setup);
         free(l->grader);
     }
     free(l);
@@ -661,6 +709,11 @@ void lang_probe(struct lang_set *set, const char *only)
         asked[k]->available = asks[k].rc == 0;
         if (asked[k]->available)
             asked[k]->why[0] = '\0';
+        struct lang *gl = asked[k]->grader ? asked[k]->grader->compiled : NULL;
+        if (gl) { /* the compile cache keys its builds on the toolchain's version */
+            memcpy(gl->version_line, asked[k]->version_line, sizeof(gl->version_line));
+            gl->available = asked[k]->available;
+        }
     }
     build_graders(asked, n);
     free(asks);

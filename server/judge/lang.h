@@ -37,7 +37,9 @@ struct lang_grader {
     char *program;   /* the grader's code: the template's files, joined (heap) */
     char *host;      /* the code that serves the grader's calls inside the program (heap) */
     char *host_file; /* the work-dir file the host is written to */
-    char *join;      /* how the program's code starts the host: {code} and a trailer */
+    char *join;      /* how the program's code starts the host: {code} and a trailer, or,
+                        with code_file, the whole source file that starts the host first */
+    char *code_file; /* NULL, or the work-dir file the program's code is written to as is */
     int nbytecode;
     char **bytecode; /* a filter (argv + the code's name) that turns program and host into what
                         argv and join load instead of source (Python: marshal, in hex), run once
@@ -45,6 +47,12 @@ struct lang_grader {
     /* What a job is given: program and host themselves, or their bytecode (lang_probe). */
     const char *program_load, *host_load;
     char *program_built, *host_built; /* heap, owned */
+    /* A compiled grader (languages/README.md): the tests compiled with program into an
+     * executable of their own per problem, run from memory (runners/job.h); NULL: none. */
+    struct lang *compiled; /* its compile step, as a language of its own: name "<lang>-grader",
+                              source, compile, artifacts (the first is the executable) */
+    char *layout;          /* its source: {program} {setup} {signature} {entry} {tests} */
+    char *default_setup;   /* the setup of a request that brings none */
 };
 
 struct lang {
@@ -64,6 +72,7 @@ struct lang {
     char *version_pick;         /* substring of the version line, or NULL: first line */
     char *install;              /* how to get the toolchain (said when unavailable), or NULL */
     bool needs_gpu;             /* runs need a GPU */
+    bool private_entry;         /* its cache entries are the server's alone (a compiled grader) */
     uint32_t warm;              /* enum job_warm: runs may start from a warm interpreter */
     struct lang_grader *grader; /* harness tests out of process, or NULL: joined to the code */
     char path[256];             /* the template file, for messages */

@@ -187,6 +187,10 @@ struct lex_tok lex_next(struct lexer *l)
             continue;
         }
         enum skipped k = skip_at(s, i, l->d, l->bol, &end);
+        if (k == SKIP_DIRECTIVE && l->directives) {
+            l->i = end;
+            return (struct lex_tok){i, end - i, TOK_DIRECTIVE};
+        }
         if (k == SKIP_COMMENT || k == SKIP_DIRECTIVE) {
             l->i = end;
             continue;
@@ -226,5 +230,5 @@ struct lex_tok lex_match(struct lexer *l, int open)
 
 void lex_init(struct lexer *l, const char *s, enum lex_dialect d)
 {
-    *l = (struct lexer){s, 0, d, true};
+    *l = (struct lexer){s, 0, d, true, false};
 }

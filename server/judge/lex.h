@@ -6,8 +6,9 @@
  * splice); string, character and raw literals (C++ R"d(...)d", Rust r#"..."#, Go's
  * backquotes), returned as one TOK_OTHER token; Rust lifetimes told from characters; C
  * preprocessor lines (those whose first token is # or %:) with their splices, comments and
- * literals. Returned: identifiers, numbers (C's digit separators inside) and each other byte
- * as a token of its own. Nothing is allocated; offsets index the text given.
+ * literals (or, when asked, each as one TOK_DIRECTIVE token). Returned: identifiers, numbers
+ * (C's digit separators inside) and each other byte as a token of its own. Nothing is allocated;
+ * offsets index the text given.
  */
 #ifndef VERDICT_LEX_H
 #define VERDICT_LEX_H
@@ -22,10 +23,11 @@ struct lexer {
     const char *s;
     size_t i;
     enum lex_dialect d;
-    bool bol; /* nothing but blanks and comments since the last newline */
+    bool bol;        /* nothing but blanks and comments since the last newline */
+    bool directives; /* C: return each preprocessor line as one TOK_DIRECTIVE token */
 };
 
-enum { TOK_END = 0, TOK_IDENT = 'a', TOK_OTHER = '0' };
+enum { TOK_END = 0, TOK_IDENT = 'a', TOK_OTHER = '0', TOK_DIRECTIVE = 'd' };
 
 struct lex_tok {
     size_t at, len;

@@ -36,6 +36,21 @@ struct program_env {
     bool cold;          /* never start a run warm, whatever its template says */
 };
 
+#define PROGRAM_PATCHES 2
+
+/* Bytes the server writes into a compile's artifacts after the compile ended, before the cache
+ * keeps them (server/judge/seal's slots: what the program must hold that no file its compile
+ * reads may hold). Each of the n find strings (len bytes) found once across the artifacts is
+ * overwritten by the put string of the same index; one found more than once makes the outcome
+ * CE with the reason (an honest compile of seal's program holds each once); one not found is
+ * left alone (the compiler dropped it as unreachable: nothing can print it). The put bytes are
+ * part of the cache key. */
+struct program_patch {
+    int n;
+    size_t len;
+    const uint8_t *find[PROGRAM_PATCHES], *put[PROGRAM_PATCHES];
+};
+
 struct program {
     const struct lang *lang;
     bool ok;                      /* runnable: compiled (or needs no compiling) */
@@ -53,8 +68,9 @@ struct program {
     char *message; /* the compiler's output, with the limit or reason that stopped it; heap */
     int nfiles;    /* the program's files: the source and any others (data) */
     const struct job_file *files;
-    struct job_result compile;        /* the last compile run's measurements (when one ran) */
-    struct job_limits compile_limits; /* as run: the wall clock is the backstop, not asked */
+    struct job_result compile;         /* the last compile run's measurements (when one ran) */
+    struct job_limits compile_limits;  /* as run: the wall clock is the backstop, not asked */
+    const struct program_patch *patch; /* borrowed while program_build_patched runs */
 };
 
 /* Builds a program from its files (borrowed; they must outlive it): the source, named as the
@@ -68,6 +84,12 @@ struct program {
 int program_build(const struct program_env *env, const struct lang *l, const struct job_file *files,
                   int nfiles, const struct job_limits *compile, struct program *p,
                   char err[ERR_LEN]);
+
+/* program_build with the artifacts patched (patch may be NULL: program_build). */
+int program_build_patched(const struct program_env *env, const struct lang *l,
+                          const struct job_file *files, int nfiles,
+                          const struct job_limits *compile, const struct program_patch *patch,
+                          struct program *p, char err[ERR_LEN]);
 
 #define PROGRAM_MAX_ARGS 8
 
@@ -83,6 +105,8 @@ struct program_io {
     int nfetch;
     const char *const *fetch; /* work-dir files to return */
     bool graded; /* run with the language's grader (runners/job.h): in is the grader's stdin */
+    const uint8_t *grader_exe; /* graded by a compiled grader: its executable (job.h) */
+    size_t grader_exe_len;
 };
 
 /* Runs a built program once. The work dir holds the program's files (for a compiled

@@ -20,8 +20,12 @@
  *   function itself (so a test filter that leaves only the sentinel still runs every check)
  *   and writes the marker past libtest's capture (io::stdout, not print!).
  * The marker is written as "\n" MARKER "\n" straight to fd 1 (after fflush in C), computed at
- * run time as the XOR of two byte arrays local to our entry (one volatile, black_box'ed in
- * Rust, so the compiler does not fold it back into a constant).
+ * run time as the XOR of two byte arrays (the slots) that the compiler must keep as data:
+ * static volatile locals of our main in C and C++, package-level arrays under keyed names in Go
+ * (a local literal becomes immediates), statics of our function read through black_box in
+ * Rust. The source gives them keyed placeholder bytes; the server writes the real bytes into
+ * the artifact after the compile (program.h's program_patch), so no file the compile reads
+ * (the source included: .incbin, #include, include_bytes!, go:embed) holds the marker.
  */
 #include "server/judge/seal.h"
 
@@ -186,25 +190,48 @@ static void apply_edits(struct buf *out, const char *s, struct edits *es)
     buf_append(out, s + at, strlen(s + at));
 }
 
-/* ---- the marker as two arrays ------------------------------------------------------------ */
+/* ---- the marker as two slots ------------------------------------------------------------- */
 
-#define LINE_LEN (SEAL_MARKER_LEN + 1) /* "\n" marker "\n", at most */
+#define LINE_LEN SEAL_LINE_MAX
 
-/* The marker line's bytes, a mask and their XOR (n bytes each). The mask is no secret: what
- * hides the marker from a reader of the source is that neither array holds it. */
-static size_t marker_split(const char *marker, uint8_t mask[LINE_LEN], uint8_t x[LINE_LEN])
+/* The slots for these sources: put = a mask and the marker line XOR the mask; find = keyed
+ * placeholders (SHA-256 of the key, a counter and the sources), which tell nothing of the
+ * marker. Returns 0, or -EIO without randomness for the key. */
+static int make_slots(const char *language, const char *code, const char *tests, const char *marker,
+                      struct seal_slots *sl)
 {
+    pthread_once(&key_once, draw_key);
+    if (key_rc < 0)
+        return key_rc;
     char line[LINE_LEN + 1], hex[65];
     int n = snprintf(line, sizeof(line), "\n%s\n", marker);
+    memset(sl, 0, sizeof(*sl));
+    sl->len = (size_t)n;
+    for (int k = 0; k < 2; k++)
+        for (int at = 0; at < n; at += 32) {
+            struct sha256 h;
+            sha256_init(&h);
+            sha256_update(&h, key, sizeof(key));
+            uint8_t ctr[2] = {(uint8_t)k, (uint8_t)at};
+            sha256_update(&h, ctr, sizeof(ctr));
+            hash_str(&h, language);
+            hash_str(&h, code);
+            hash_str(&h, tests);
+            sha256_hex(&h, hex);
+            for (int i = 0; i < 32 && at + i < n; i++) {
+                char byte[3] = {hex[2 * i], hex[2 * i + 1], 0};
+                sl->find[k][at + i] = (uint8_t)strtoul(byte, NULL, 16);
+            }
+        }
     struct sha256 h;
     sha256_init(&h);
     sha256_update(&h, marker, strlen(marker));
     sha256_hex(&h, hex);
     for (int i = 0; i < n; i++) {
-        mask[i] = (uint8_t)(hex[i % 64] * 7 + i);
-        x[i] = (uint8_t)line[i] ^ mask[i];
+        sl->put[0][i] = (uint8_t)(hex[i % 64] * 7 + i);
+        sl->put[1][i] = (uint8_t)line[i] ^ sl->put[0][i];
     }
-    return (size_t)n;
+    return 0;
 }
 
 /* Appends "0x..,0x.." (with suffix after each byte, e.g. "u8"). */
@@ -350,7 +377,7 @@ static int c_param_names(const char *p, size_t len, struct buf *out)
     return rc ? rc : out->err;
 }
 
-static int seal_c(const char *code, const char *tests, const char *marker, struct buf *out,
+static int seal_c(const char *code, const char *tests, const struct seal_slots *sl, struct buf *out,
                   char err[ERR_LEN])
 {
     struct c_entry e;
@@ -369,16 +396,14 @@ static int seal_c(const char *code, const char *tests, const char *marker, struc
         edit_add(&es, e.name, 4, "verdict_tests_main_");
         if (!e.is_void)
             edit_add(&es, e.close, 0, "\nreturn 0;\n");
-        uint8_t mask[LINE_LEN], x[LINE_LEN];
-        size_t n = marker_split(marker, mask, x);
         buf_printf(out, "%s\n", code);
         apply_edits(out, tests, &es);
         buf_printf(out, "\n#include <stdio.h>\n#include <unistd.h>\nint main(%.*s)\n{\n",
                    (int)e.params_len, tests + e.params);
         buf_printf(out, "    static const volatile unsigned char verdict_k_[] = {");
-        put_bytes(out, mask, n, "");
-        buf_printf(out, "};\n    static const unsigned char verdict_x_[] = {");
-        put_bytes(out, x, n, "");
+        put_bytes(out, sl->find[0], sl->len, "");
+        buf_printf(out, "};\n    static const volatile unsigned char verdict_x_[] = {");
+        put_bytes(out, sl->find[1], sl->len, "");
         buf_printf(out, "};\n    char verdict_m_[sizeof(verdict_x_)];\n");
         if (e.is_void)
             buf_printf(out, "    verdict_tests_main_(%s);\n    int verdict_rc_ = 0;\n",
@@ -414,24 +439,33 @@ static size_t go_package_end(const char *s)
     return lex_is(&l, kw, "package") && name.kind == TOK_IDENT ? name.at + name.len : 0;
 }
 
-/* Go statements, each line indented by indent, that write the marker: mask XOR x, n bytes. */
-static void go_write_marker(struct buf *out, const char *indent, const uint8_t *mask,
-                            const uint8_t *x, size_t n)
+/* Go statements, each line indented by indent, that write the marker: the XOR of the slots,
+ * package-level arrays (a local literal would become immediates, not data) named with tag. */
+static void go_write_marker(struct buf *out, const char *indent, const char *tag)
 {
     const char *t = indent;
-    buf_printf(out, "%sverdictK := [...]byte{", t);
-    put_bytes(out, mask, n, "");
-    buf_printf(out, "}\n%sverdictX := [...]byte{", t);
-    put_bytes(out, x, n, "");
     buf_printf(out,
-               "}\n%sverdictL := make([]byte, len(verdictX))\n%sfor i := range verdictX {\n"
-               "%s\tverdictL[i] = verdictK[i] ^ verdictX[i]\n%s}\n%svos.Stdout.Write(verdictL)\n",
-               t, t, t, t, t);
+               "%sverdictL := make([]byte, len(verdictX%s))\n%sfor i := range verdictX%s {\n"
+               "%s\tverdictL[i] = verdictK%s[i] ^ verdictX%s[i]\n%s}\n"
+               "%svos.Stdout.Write(verdictL)\n",
+               t, tag, t, tag, t, tag, tag, t, t);
+}
+
+/* The slots as package-level arrays, named verdictK<tag> and verdictX<tag>: the tag is keyed
+ * (from the placeholder), so the candidate's text, written before the key existed, cannot
+ * name them. */
+static void go_slots(struct buf *out, const struct seal_slots *sl, const char *tag)
+{
+    buf_printf(out, "\nvar verdictK%s = [%zu]byte{", tag, sl->len);
+    put_bytes(out, sl->find[0], sl->len, "");
+    buf_printf(out, "}\nvar verdictX%s = [%zu]byte{", tag, sl->len);
+    put_bytes(out, sl->find[1], sl->len, "");
+    buf_printf(out, "}\n");
 }
 
 /* The go_test entry: the testing package's TestMain, the marker printed when m.Run passed and
  * no flag narrowed which tests ran. */
-static void go_testmain(struct buf *out, const uint8_t *mask, const uint8_t *x, size_t n)
+static void go_testmain(struct buf *out, const char *tag)
 {
     buf_printf(out, "\nfunc TestMain(verdictM *vtesting.M) {\n"
                     "\tverdictFlagsOK := func() bool {\n"
@@ -447,19 +481,19 @@ static void go_testmain(struct buf *out, const uint8_t *mask, const uint8_t *x, 
                     "\t\tvos.Exit(3)\n\t}\n"
                     "\tverdictRC := verdictM.Run()\n"
                     "\tif verdictRC == 0 && verdictFlagsOK() {\n");
-    go_write_marker(out, "\t\t", mask, x, n);
+    go_write_marker(out, "\t\t", tag);
     buf_printf(out, "\t}\n\tvos.Exit(verdictRC)\n}\n");
 }
 
-static void go_main(struct buf *out, const uint8_t *mask, const uint8_t *x, size_t n)
+static void go_main(struct buf *out, const char *tag)
 {
     buf_printf(out, "\nfunc main() {\n\tverdictTestsMain()\n");
-    go_write_marker(out, "\t", mask, x, n);
+    go_write_marker(out, "\t", tag);
     buf_printf(out, "}\n");
 }
 
-static int seal_go(const struct rule *r, const char *code, const char *tests, const char *marker,
-                   struct buf *out, char err[ERR_LEN])
+static int seal_go(const struct rule *r, const char *code, const char *tests,
+                   const struct seal_slots *sl, struct buf *out, char err[ERR_LEN])
 {
     char *all = NULL;
     if (asprintf(&all, "%s\n%s", code, tests) < 0)
@@ -476,8 +510,9 @@ static int seal_go(const struct rule *r, const char *code, const char *tests, co
         rc = err_set(err, -EINVAL, "the tests define no func main() at their top level");
     if (rc == 0) {
         size_t name = (blank ? 0 : tests_at) + e.name;
-        uint8_t mask[LINE_LEN], x[LINE_LEN];
-        size_t n = marker_split(marker, mask, x);
+        char tag[9];
+        snprintf(tag, sizeof(tag), "%02x%02x%02x%02x", sl->find[0][0], sl->find[0][1],
+                 sl->find[1][0], sl->find[1][1]);
         buf_append(out, all, pkg);
         buf_printf(out, "\n\nimport (\n%s\tvos \"os\"\n%s)\n",
                    r->entry == ENTRY_TESTMAIN ? "\tvflag \"flag\"\n" : "",
@@ -486,11 +521,12 @@ static int seal_go(const struct rule *r, const char *code, const char *tests, co
             buf_append(out, all + pkg, name - pkg);
             buf_printf(out, "verdictTestsMain");
             buf_printf(out, "%s\n", all + name + 4);
-            go_main(out, mask, x, n);
+            go_main(out, tag);
         } else {
             buf_printf(out, "%s\n", all + pkg);
-            go_testmain(out, mask, x, n);
+            go_testmain(out, tag);
         }
+        go_slots(out, sl, tag);
         rc = out->err;
     }
     free(all);
@@ -613,32 +649,34 @@ static int rust_scan(const char *s, struct edits *es, struct rust_scan *sc)
     return es->err;
 }
 
-/* The marker's bytes written to stdout, as Rust statements. */
-static void rust_emit(struct buf *out, const uint8_t *mask, const uint8_t *x, size_t n)
+/* The marker's bytes written to stdout, as Rust statements: the slots are statics of the
+ * function (no other item can name them), read through black_box so that they stay data. */
+static void rust_emit(struct buf *out, const struct seal_slots *sl)
 {
-    buf_printf(out, "    let verdict_k: [u8; %zu] = ::std::hint::black_box([", n);
-    put_bytes(out, mask, n, "u8");
-    buf_printf(out, "]);\n    let verdict_x: [u8; %zu] = [", n);
-    put_bytes(out, x, n, "u8");
+    size_t n = sl->len;
+    buf_printf(out, "    static VERDICT_K: [u8; %zu] = [", n);
+    put_bytes(out, sl->find[0], n, "u8");
+    buf_printf(out, "];\n    static VERDICT_X: [u8; %zu] = [", n);
+    put_bytes(out, sl->find[1], n, "u8");
     buf_printf(out,
-               "];\n    let mut verdict_m = [0u8; %zu];\n"
+               "];\n    let verdict_k: &[u8; %zu] = ::std::hint::black_box(&VERDICT_K);\n"
+               "    let verdict_x: &[u8; %zu] = ::std::hint::black_box(&VERDICT_X);\n"
+               "    let mut verdict_m = [0u8; %zu];\n"
                "    for verdict_i in 0..%zu {\n"
                "        verdict_m[verdict_i] = verdict_k[verdict_i] ^ verdict_x[verdict_i];\n"
                "    }\n    let mut verdict_o = ::std::io::stdout();\n"
                "    let _ = ::std::io::Write::write_all(&mut verdict_o, &verdict_m);\n"
                "    let _ = ::std::io::Write::flush(&mut verdict_o);\n",
-               n, n);
+               n, n, n, n);
 }
 
-static int seal_rust(const struct rule *r, const char *code, const char *tests, const char *marker,
-                     struct buf *out, char err[ERR_LEN])
+static int seal_rust(const struct rule *r, const char *code, const char *tests,
+                     const struct seal_slots *sl, struct buf *out, char err[ERR_LEN])
 {
     struct edits es = {0};
     struct rust_scan *sc = calloc(1, sizeof(*sc));
     struct buf body;
     buf_init(&body, 0);
-    uint8_t mask[LINE_LEN], x[LINE_LEN];
-    size_t n = marker_split(marker, mask, x);
     int rc = sc ? rust_scan(tests, &es, sc) : -ENOMEM;
     if (rc == -EINVAL || rc == -E2BIG)
         rc = err_set(err, -EINVAL, "the tests nest braces past 256 or hold over 256 #[test]s");
@@ -668,7 +706,7 @@ static int seal_rust(const struct rule *r, const char *code, const char *tests, 
             else
                 buf_printf(&body, "    %.*s();\n", (int)t->len, nm);
         }
-        rust_emit(&body, mask, x, n);
+        rust_emit(&body, sl);
         buf_printf(&body, "}\n");
         if (rc == 0 && body.err == 0)
             edit_add(&es, sc->mod_close ? sc->mod_close : strlen(tests), 0, "%s", body.data);
@@ -679,7 +717,7 @@ static int seal_rust(const struct rule *r, const char *code, const char *tests, 
         apply_edits(out, tests, &es);
         if (r->entry == ENTRY_MAIN) {
             buf_printf(out, "\nfn main() {\n    verdict_tests_main_();\n");
-            rust_emit(out, mask, x, n);
+            rust_emit(out, sl);
             buf_printf(out, "}\n");
         }
         rc = es.err ? es.err : out->err;
@@ -693,7 +731,7 @@ static int seal_rust(const struct rule *r, const char *code, const char *tests, 
 /* ---- the program ---------------------------------------------------------------------- */
 
 int seal_program(const char *language, const char *code, const char *tests, const char *marker,
-                 char **out, char err[ERR_LEN])
+                 struct seal_slots *slots, char **out, char err[ERR_LEN])
 {
     const struct rule *r = rule_of(language);
     *out = NULL;
@@ -701,11 +739,14 @@ int seal_program(const char *language, const char *code, const char *tests, cons
         return err_set(err, -ENOTSUP, "no seal rule for %s", language ? language : "(none)");
     code = code ? code : "";
     tests = tests ? tests : "";
+    int rc = make_slots(language, code, tests, marker, slots);
+    if (rc < 0)
+        return err_set(err, rc, "no randomness for the completion marker's slots");
     struct buf b;
     buf_init(&b, 0);
-    int rc = r->dialect == LEX_C    ? seal_c(code, tests, marker, &b, err)
-             : r->dialect == LEX_GO ? seal_go(r, code, tests, marker, &b, err)
-                                    : seal_rust(r, code, tests, marker, &b, err);
+    rc = r->dialect == LEX_C    ? seal_c(code, tests, slots, &b, err)
+         : r->dialect == LEX_GO ? seal_go(r, code, tests, slots, &b, err)
+                                : seal_rust(r, code, tests, slots, &b, err);
     if (rc == -ENOMEM)
         err_set(err, rc, "out of memory sealing the program");
     if (rc == 0 && !(*out = buf_take(&b, NULL)))

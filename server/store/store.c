@@ -574,9 +574,10 @@ static const char *copy_into(char **p, const char *str)
 
 void store_query(struct store *s, const struct store_filter *f, store_answer_fn fn, void *arg)
 {
-    const char *strs[] = {f->language, f->verdict, f->dataset, f->route, f->client, f->problem};
+    const char *strs[] = {f->language, f->verdict, f->dataset, f->route,
+                          f->client,   f->problem, f->grading};
     size_t len = 0;
-    for (size_t i = 0; i < 6; i++)
+    for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
         len += strs[i] ? strlen(strs[i]) + 1 : 0;
     struct query *q = s ? malloc(sizeof(*q) + len) : NULL;
     if (!q) {
@@ -594,6 +595,7 @@ void store_query(struct store *s, const struct store_filter *f, store_answer_fn 
     q->f.route = copy_into(&p, f->route);
     q->f.client = copy_into(&p, f->client);
     q->f.problem = copy_into(&p, f->problem);
+    q->f.grading = copy_into(&p, f->grading);
     pthread_mutex_lock(&s->rlock);
     if (s->rstop || s->qcount >= READER_QUEUE) {
         pthread_mutex_unlock(&s->rlock);

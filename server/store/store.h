@@ -56,6 +56,9 @@ struct store_submission {
     size_t code_len;
     char code_sha256[65]; /* hex of the whole code */
     const char *verdict;  /* the whole result's verdict name ("OK", "WA", ...) */
+    const char *grading;  /* how its tests were decided ("isolated", "output", "in-process",
+                             "exit-status": judge_grading_name), or NULL where no test
+                             decides (/run_code, /run_jupyter) */
     double reward;
     int passed, total;
     int64_t cpu_ms, wall_ms; /* summed over the tests, ms */
@@ -102,7 +105,7 @@ struct store_filter {
     int64_t before; /* list: rows with id < before (keyset paging); 0: the newest */
     int limit;      /* list: 1..STORE_MAX_LIMIT (0: 50) */
     /* list submissions: each NULL or "" is no filter (copied by store_query) */
-    const char *language, *verdict, *dataset, *route, *client, *problem;
+    const char *language, *verdict, *dataset, *route, *client, *problem, *grading;
 };
 
 /* doc: the answer, owned by the callee; NULL with why (not found: status 404; a fault of

@@ -11,7 +11,7 @@
 #include "server/store/db.h"
 #include "server/store/store.h"
 
-#define STORE_SCHEMA_VERSION 2   /* the newest migration (store_sql.c) */
+#define STORE_SCHEMA_VERSION 3   /* the newest migration (store_sql.c) */
 #define STORE_RETAIN_STEP    500 /* rows deleted by retention per transaction at most */
 
 enum rec_kind { REC_SUBMISSION, REC_RUN };
@@ -28,7 +28,7 @@ struct rec {
     /* both kinds */
     char *dataset, *label;
     /* submission */
-    char *route, *client, *language, *problem, *verdict, *detail;
+    char *route, *client, *language, *problem, *verdict, *grading, *detail;
     char *code;
     size_t code_len;   /* bytes kept in code */
     size_t code_bytes; /* the whole code's length */

@@ -46,6 +46,7 @@ void rec_free(struct rec *r)
     free(r->language);
     free(r->problem);
     free(r->verdict);
+    free(r->grading);
     free(r->detail);
     free(r->code);
     free(r->source);
@@ -112,6 +113,7 @@ struct rec *rec_submission(const struct store_submission *sub)
     r->dataset = dup_str(sub->dataset, &r->bytes);
     r->problem = dup_str(sub->problem, &r->bytes);
     r->verdict = dup_str(sub->verdict, &r->bytes);
+    r->grading = dup_str(sub->grading, &r->bytes);
     if (sub->detail && strlen(sub->detail) > STORE_MAX_DETAIL) {
         r->detail = cut_detail(sub->detail);
         r->bytes += STORE_MAX_DETAIL;

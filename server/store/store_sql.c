@@ -42,6 +42,10 @@ static const char *const migrations[] = {
     "CREATE INDEX submission_client ON submission(client, id);"
     "CREATE INDEX submission_problem ON submission(dataset, problem, verdict);"
     "CREATE INDEX run_dataset ON run(dataset, id);",
+    /* 3: how each submission's tests were decided (judge_grading_name; NULL where none
+     * decides, and for the rows kept before it was recorded), and its filter's index */
+    "ALTER TABLE submission ADD COLUMN grading TEXT;"
+    "CREATE INDEX submission_grading ON submission(grading, id);",
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == STORE_SCHEMA_VERSION,
@@ -133,9 +137,10 @@ int sql_writer_open(struct sql_writer *w, const char *path, char err[ERR_LEN])
         rc = db_prepare(w->db,
                         "INSERT INTO submission (id, at, route, client, label, language, dataset,"
                         " problem, verdict, reward, passed, total, cpu_ms, wall_ms, memory_kib,"
-                        " compiled, cached, code_sha256, code_bytes, code, code_truncated, detail)"
+                        " compiled, cached, code_sha256, code_bytes, code, code_truncated, detail,"
+                        " grading)"
                         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-                        " ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
+                        " ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
                         &w->ins_sub, err);
     if (rc == 0)
         rc = db_prepare(w->db,
@@ -181,6 +186,7 @@ static int insert_submission(struct sql_writer *w, const struct rec *r, char err
     db_bind_blob(st, 20, r->code ? r->code : "", r->code_len);
     db_bind_int(st, 21, r->code_len < r->code_bytes);
     db_bind_text(st, 22, r->detail);
+    db_bind_text(st, 23, r->grading);
     int rc = db_step(st, err);
     db_reset(st);
     return rc < 0 ? rc : 0;
@@ -276,7 +282,7 @@ int sql_retain(struct sql_writer *w, int64_t cap, int64_t cutoff_ms, int64_t *ro
 
 #define ROW_COLUMNS                                                                                \
     "id, at, route, client, label, language, dataset, problem, verdict, reward, passed, total,"    \
-    " cpu_ms, wall_ms, memory_kib, compiled, cached, code_sha256, code_bytes"
+    " cpu_ms, wall_ms, memory_kib, compiled, cached, code_sha256, code_bytes, grading"
 
 static const struct {
     const char *name;
@@ -286,7 +292,7 @@ static const struct {
     {"label", 't'},   {"language", 't'},    {"dataset", 't'},    {"problem", 't'},
     {"verdict", 't'}, {"reward", 'r'},      {"passed", 'i'},     {"total", 'i'},
     {"cpu_ms", 'i'},  {"wall_ms", 'i'},     {"memory_kib", 'i'}, {"compiled", 'b'},
-    {"cached", 'b'},  {"code_sha256", 't'}, {"code_bytes", 'i'},
+    {"cached", 'b'},  {"code_sha256", 't'}, {"code_bytes", 'i'}, {"grading", 't'},
 };
 #define ROW_NFIELDS ((int)(sizeof(row_fields) / sizeof(row_fields[0])))
 
@@ -401,6 +407,7 @@ static int list_submissions(struct db *d, const struct store_filter *f, struct j
     sel_add(&w, "dataset = ?N", f->dataset);
     sel_add(&w, "problem = ?N", f->problem);
     sel_add(&w, "route = ?N", f->route);
+    sel_add(&w, "grading = ?N", f->grading);
     memcpy(q.args, w.args, sizeof(q.args));
     q.nargs = w.nargs;
     if (f->client && f->client[0]) {

@@ -130,6 +130,7 @@ def test_judge_compile_timeout_is_tle_and_never_cached(tmp_path):
         cpp = json.load(f)
     cpp["compile"]["limits"]["cpu_ms"] = 50
     (tmp_path / "cpp.json").write_text(json.dumps(cpp))
+    (tmp_path / "cpp").symlink_to(os.path.abspath(os.path.join(LANGUAGES, "cpp")))  # the grader's sources
     s = Server(cells=1, extra=("--languages", str(tmp_path)))
     try:
         body = {"language": "cpp", "code": "#include <bits/stdc++.h>\nint main() { std::cout << 7; }\n",

@@ -16,8 +16,50 @@ WARM_MARK = ("import sys as _s; _s.stderr.write('WARM' if 'statistics' in _s.mod
 # that started warm, in the same cell, whose zygote serves every job.
 UNMARKED = {"syntax_error", "indent_error"}
 
+# SandboxFusion's anti-hack header (sandbox/utils/antihack.py, PY_HEADER), which its mbxp
+# datasets put before a program as f'{PY_HEADER}\n\n{code}'.
+SANDBOXFUSION_GUARD = """
+# --- anti-hack code begin
+import os
+import sys
+exit = None
+os._exit = None
+sys.exit = None
+# --- anti-hack code end
+"""
+
+# A program that rebinds every builtin and every callable of os and sys (to None, or to a
+# function that raises), keeping its own references to what it still needs.
+REBIND_ALL = """
+import builtins, os, sys
+_write, _callable, _vars, _list, _setattr = sys.stdout.write, callable, vars, list, setattr
+_ValueError = ValueError
+def _boom(*args, **kwargs):
+    raise RuntimeError("rebound by the program")
+_n = 0
+for _m in (builtins, os, sys):
+    for _k in _list(_vars(_m)):
+        if _callable(_vars(_m)[_k]):
+            _setattr(_m, _k, %s)
+            _n += 1
+_write("rebound %%s\\n" %% ("hundreds" if _n > 300 else "few"))
+"""
+
 # (name, code, extra request fields). Nothing here may print a pid, a time or an address.
 PROGRAMS = [
+    ("sandboxfusion_guard", SANDBOXFUSION_GUARD + "\n\nprint('hello')", {}),
+    ("sandboxfusion_guard_raise", SANDBOXFUSION_GUARD + "\n\nraise ValueError('v')", {}),
+    ("sandboxfusion_guard_exit", SANDBOXFUSION_GUARD + "\n\nraise SystemExit(4)", {}),
+    ("rebind_all_none", REBIND_ALL % "None", {}),
+    ("rebind_all_raising", REBIND_ALL % "_boom", {}),
+    ("excepthook_none", "import sys\nsys.excepthook = None\nraise ValueError('x')", {}),
+    ("excepthook_deleted", "import sys\ndel sys.excepthook\nraise ValueError('x')", {}),
+    ("excepthook_raises",
+     "import sys\ndef hook(*a):\n    raise KeyError('in hook')\nsys.excepthook = hook\n"
+     "raise ValueError('x')", {}),
+    ("excepthook_exits",
+     "import sys\ndef hook(*a):\n    raise SystemExit(6)\nsys.excepthook = hook\n"
+     "raise ValueError('x')", {}),
     ("hello", "print('hello')", {}),
     ("no_newline", "import sys; sys.stdout.write('partial')", {}),
     ("exit3", "import sys; sys.exit(3)", {}),
@@ -191,3 +233,36 @@ def test_zygote_killed_from_outside(servers):
     assert res["verdict"] == "OK" and res["stdout"] == "after\n", res
     assert warm_result(warm, "print('again')", {})["stdout"] == "again\n"
     assert set(children(cells)) != {zygotes[0]}
+
+
+def test_sandboxfusion_guard_is_success_warm(servers):
+    """SandboxFusion's guard, then a print: Success with the warm interpreter, as with a cold
+    one (the zygote's end of a job calls its own os._exit, not the program's None)."""
+    _, warm = servers
+    for _ in range(100):
+        r = warm.run_code(code=WARM_MARK + SANDBOXFUSION_GUARD + "\n\nprint('hello')",
+                          language="python")
+        if r["run_result"]["stderr"].startswith("WARM"):
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("the warm server never started a program warm")
+    assert r["status"] == "Success", r
+    assert r["run_result"]["return_code"] == 0 and r["run_result"]["stdout"] == "hello\n", r
+    assert r["run_result"]["stderr"] == "WARM", r
+
+
+@pytest.mark.parametrize("with_", ["None", "_boom"])
+def test_rebinding_everything_then_raising(servers, with_):
+    """After every builtin and os/sys callable is rebound (sys.excepthook too), an uncaught
+    exception is reported as Python reports a broken hook, warm as cold: status 1, and the
+    original exception after the hook's failure."""
+    cold, warm = servers
+    prog = REBIND_ALL % with_ + "raise _ValueError('after all')\n"
+    mode, c = result(cold, prog, {})
+    w = warm_result(warm, prog, {})
+    assert c["return_code"] == 1 and w["return_code"] == 1, (c, w)
+    assert w["stdout"] == c["stdout"] == "rebound hundreds\n"
+    for r in (c, w):
+        assert "Error in sys.excepthook:" in r["stderr"], r
+        assert "Original exception was:" in r["stderr"] and "after all" in r["stderr"], r

@@ -215,10 +215,55 @@ def test_filters_and_keyset_paging(srv):
     assert ids[0] in {x["id"] for x in by_addr}  # client matches the address too
 
 
+def test_grading_recorded_and_filtered(srv):
+    """Each row says how its tests were decided (null where none did), and lists filter on it."""
+    label = "grading-" + uuid.uuid4().hex[:8]
+    headers = {"X-Verdict-Client": label}
+    langs = {l["name"]: l for l in srv.get_json("/v1/languages")}
+    sent = {  # kind -> a request decided so
+        "output": ("/v1/judge", {"language": "python", "code": ECHO,
+                                 "tests": [{"stdin": "a", "expected": "a"}]}),
+        "isolated": ("/v1/judge", {"language": "python", "code": "def f(x):\n    return x\n",
+                                   "harness": "assert f(3) == 3\n"}),
+        langs["c"]["harness_grading"]: ("/v1/judge", {
+            "language": "c", "code": "int f(int x) { return x; }\n",
+            "harness": "#include <assert.h>\nint main(void) { assert(f(3) == 3); return 0; }\n"}),
+    }
+    exit_status = next((n for n in ("bash", "lua", "ruby") if n in langs and langs[n]["runnable"]
+                        and langs[n]["harness_grading"] == "exit-status"), None)
+    if exit_status:  # any language still judged by exit status: this one works in all three
+        sent["exit-status"] = ("/v1/judge", {"language": exit_status, "code": "",
+                                             "harness": "exit 0\n" if exit_status == "bash"
+                                             else "os.exit(0)\n" if exit_status == "lua"
+                                             else "exit 0\n"})
+    ids = {}
+    for kind, (path, body) in sent.items():
+        r = srv.post(path, body, headers=headers)
+        assert r.status_code == 200 and r.json()["grading"] == kind, r.text
+        ids[kind] = int(r.headers["X-Verdict-Submission"])
+    r = srv.post("/run_code", {"language": "python", "code": "print(1)"}, headers=headers)
+    ids[None] = int(r.headers["X-Verdict-Submission"])
+    for kind, sid in ids.items():
+        assert submission(srv, sid)["grading"] == kind, (kind, sid)
+    mine = {x["id"]: x["grading"] for x in rows(srv, client=label)["submissions"]}
+    assert mine == {sid: kind for kind, sid in ids.items()}
+    for kind in (k for k in ids if k):
+        got = rows(srv, client=label, grading=kind)["submissions"]
+        assert [x["id"] for x in got] == [ids[kind]] and got[0]["grading"] == kind
+        everyone = rows(srv, grading=kind, limit=500)["submissions"]
+        assert ids[kind] in {x["id"] for x in everyone}
+        assert {x["grading"] for x in everyone} == {kind}
+    # combined with the other filters
+    assert rows(srv, client=label, grading="output", verdict="WA")["submissions"] == []
+    assert len(rows(srv, client=label, grading="output", route="/v1/judge",
+                    language="python")["submissions"]) == 1
+
+
 @pytest.mark.parametrize("query,field", [
     ("limit=0", "limit"), ("limit=501", "limit"), ("limit=abc", "limit"),
     ("before=-1", "before"), ("before=x", "before"), ("verdict=NOPE", "verdict"),
-    ("language=" + "x" * 300, "language"),
+    ("language=" + "x" * 300, "language"), ("grading=sealed", "grading"),
+    ("grading=none", "grading"), ("grading=Isolated", "grading"),
 ])
 def test_bad_queries_are_422(srv, query, field):
     r = requests.get(f"{srv.url}/v1/submissions?{query}", timeout=30)

@@ -322,6 +322,62 @@ def test_submissions_list_and_link(sent, browser):
     assert not csp_violations(d)
 
 
+def test_grading_shown_and_filtered(sent, browser):
+    """How each submission was decided: a column of the list, a filter of the form, a fact of
+    the submission and of each of its tests."""
+    d = browser
+    ids = dict(sent.ids)
+    harnesses = {  # a sealed C harness, and pytest's tests joined to the code (exit status)
+        "sealed": {"language": "c", "code": "int twice(int x) { return 2 * x; }\n",
+                   "harness": "#include <assert.h>\nint main(void) { assert(twice(2) == 4); return 0; }\n"},
+        "exit": {"language": "pytest", "code": "def twice(x):\n    return 2 * x\n",
+                 "harness": "def test_twice():\n    assert twice(2) == 4\n"},
+    }
+    for key, body in harnesses.items():
+        r = sent.post("/v1/judge", body)
+        assert r.status_code == 200 and r.json()["status"] == "OK", r.text
+        ids[key] = int(r.headers["X-Verdict-Submission"])
+    deadline = time.monotonic() + WAIT
+    for key in harnesses:
+        while requests.get(f"{sent.url}/v1/submissions/{ids[key]}", timeout=10).status_code != 200:
+            assert time.monotonic() < deadline, f"submission {key} never stored"
+            time.sleep(0.1)
+    want = {"ok": "output", "wa": "output", "xss": "\u2013", "submit_ok": "isolated",
+            "submit_wa": "isolated", "sealed": "in-process", "exit": "exit-status"}
+    load(d, sent.url + "/#/submissions", "submissions")
+    rows = {int(r.get_attribute("data-id")): r for r in d.find_elements(By.CSS_SELECTOR, "table.submissions tbody tr")}
+    heads = [th.text for th in d.find_elements(By.CSS_SELECTOR, "table.submissions thead th")]
+    col = heads.index("Decided by")
+    for key, g in want.items():
+        cell = rows[ids[key]].find_elements(By.CSS_SELECTOR, "td, th")[col]
+        assert cell.text == g, (key, cell.text)
+    # the ones the program could sway are marked
+    cell = rows[ids["exit"]].find_element(By.CSS_SELECTOR, ".grading")
+    assert "grading-exit-status" in cell.get_attribute("class") and "exit 0" in cell.get_attribute("title")
+    # The filter: in-process only.
+    d.find_element(By.CSS_SELECTOR, "#f-grading option[value='in-process']").click()
+    d.find_element(By.CSS_SELECTOR, "#filters button[type='submit']").click()
+    wait(d, lambda d: "grading=in-process" in d.current_url and d.find_element(By.ID, "main").get_attribute("data-ready") == "1",
+         "the list filtered by grading")
+    got = {int(r.get_attribute("data-id")) for r in d.find_elements(By.CSS_SELECTOR, "table.submissions tbody tr")}
+    assert got == {ids["sealed"]}, got
+    assert d.find_element(By.CSS_SELECTOR, "#f-grading").get_attribute("value") == "in-process"
+    go(d, "#/submissions?grading=isolated", "submissions")
+    got = {int(r.get_attribute("data-id")) for r in d.find_elements(By.CSS_SELECTOR, "table.submissions tbody tr")}
+    assert got == {ids["submit_ok"], ids["submit_wa"]}, got
+    # One submission: the summary says it, and so does each test.
+    go(d, f"#/submissions/{ids['ok']}", "submission")
+    assert text(d, "#grading").startswith("output") and "outside the sandbox" in text(d, "#grading")
+    tests = d.find_elements(By.CSS_SELECTOR, "#tests article.test")
+    assert len(tests) == 2 and all("Decided by\noutput" in t.text for t in tests), [t.text for t in tests]
+    go(d, f"#/submissions/{ids['submit_ok']}", "submission")
+    assert text(d, "#grading").startswith("isolated")
+    assert "Decided by\nisolated" in text(d, "#test-0")
+    go(d, f"#/submissions/{ids['xss']}", "submission")
+    assert text(d, "#grading") == "\u2013"
+    assert not csp_violations(d)
+
+
 def test_markup_shown_as_text(sent, browser):
     d = browser
     load(d, f"{sent.url}/#/submissions/{sent.ids['xss']}", "submission")

@@ -8,8 +8,8 @@
  * name, a run step (argv of at least one string, env entries NAME=value), a compile step exactly
  * when it has artifacts (safe work-dir paths), limits each unset or within the template's range
  * (1..1e9 in its unit), absolute binds, a version command, a grader whose host file is a plain
- * name other than the source and whose join holds {code}, a known warm mode, and no toolchain
- * probed (unavailable).
+ * name other than the source and whose join holds {code} (or whose code_file is a third name),
+ * a known warm mode, and no toolchain probed (unavailable).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +67,9 @@ static void check_grader(const struct lang *l)
     check_strings(g->argv, g->argc, true);
     FUZZ_CHECK(g->program && g->host && g->host_file && g->join);
     FUZZ_CHECK(job_path_ok(g->host_file) && !strchr(g->host_file, '/'));
-    FUZZ_CHECK(strcmp(g->host_file, l->source) != 0 && strstr(g->join, "{code}"));
+    FUZZ_CHECK(strcmp(g->host_file, l->source) != 0 && (g->code_file || strstr(g->join, "{code}")));
+    FUZZ_CHECK(!g->code_file ||
+               (strcmp(g->code_file, l->source) != 0 && strcmp(g->code_file, g->host_file) != 0));
     FUZZ_CHECK(g->program_load == g->program && g->host_load == g->host);
     FUZZ_CHECK(g->nbytecode <= LANG_MAX_BYTECODE_ARGS);
     if (g->bytecode)

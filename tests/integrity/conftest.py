@@ -26,6 +26,9 @@ CELLS = 4
 # The data the server imports: every source of DATA but CUDA (torch bundles, not ours to run),
 # and verdict's own stdin/stdout problems.
 SOURCES = ("HumanEval.jsonl.gz", "mbpp", "humaneval-x", "mceval", "multipl-e", "stdio")
+# MultiPL-E's other languages (more-datasets beside DATA), imported with the rest where they
+# exist: their files join DATA's in one multipl-e directory.
+MORE = os.path.join(os.path.dirname(os.path.abspath(DATA)), "more-datasets", "multipl-e")
 
 
 _spec = importlib.util.spec_from_file_location("api_conftest",
@@ -53,7 +56,12 @@ def srv():
         pytest.skip(f"no datasets at {DATA}")
     d = tempfile.mkdtemp(prefix="verdict-integrity-data-", dir="/var/tmp")
     for name in SOURCES:
-        if os.path.exists(os.path.join(DATA, name)):
+        if name == "multipl-e" and os.path.isdir(MORE):
+            os.mkdir(os.path.join(d, name))
+            for src in (os.path.join(DATA, name), MORE):
+                for f in os.listdir(src):
+                    os.symlink(os.path.abspath(os.path.join(src, f)), os.path.join(d, name, f))
+        elif os.path.exists(os.path.join(DATA, name)):
             os.symlink(os.path.abspath(os.path.join(DATA, name)), os.path.join(d, name))
     os.mkdir(d + "/verdict")
     os.symlink(os.path.join(ROOT, "problems/stdio"), d + "/verdict/stdio")

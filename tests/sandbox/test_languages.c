@@ -444,6 +444,18 @@ static void test_libraries(void)
         ASSERT_STR_EQ(o.out, "[3, 2, 1] 42\n");
         done(&o);
     }
+    if (wanted("kotlin_script")) {
+        /* Kotlin's assert is the JVM's: on only with -ea, which the template passes (a harness
+         * of asserts would otherwise pass any answer). */
+        ASSERT_TRUE(
+            run("kotlin_script", "kotlin_script", "assert.kts", NULL, (struct job_limits){0}, &o));
+        ASSERT_TRUE(o.prog.ok);
+        ASSERT_INT_EQ(o.res.status, JOB_RE);
+        ASSERT_STR_EQ(o.out, "");
+        ASSERT_TRUE(o.res.err_len > 0 &&
+                    memmem(o.res.err, o.res.err_len, "AssertionError: one is not two", 30));
+        done(&o);
+    }
     if (wanted("typescript")) {
         /* tsx strips the types without checking them, as SandboxFusion runs TypeScript. */
         ASSERT_TRUE(run("typescript", "typescript", "types.ts", NULL, (struct job_limits){0}, &o));

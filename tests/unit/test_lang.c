@@ -111,6 +111,8 @@ static void test_probe_some(void)
     ASSERT_TRUE(strlen(g->program_load) > 1000);
     ASSERT_UINT_EQ(strspn(g->program_load, "0123456789abcdef"), strlen(g->program_load));
     ASSERT_UINT_EQ(strspn(g->host_load, "0123456789abcdef"), strlen(g->host_load));
+    ASSERT_STR_EQ(g->code_file, "program.py"); /* the code apart: the host runs it, first */
+    ASSERT_TRUE(strstr(g->join, "{code}") == NULL && strstr(g->join, "'program.py'") != NULL);
     lang_probe(set, "c");
     ASSERT_TRUE(c->available);
     ASSERT_TRUE(py->available); /* kept */

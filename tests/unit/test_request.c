@@ -1,6 +1,7 @@
 /* Unit tests for server/http/request (the one parser of judging requests) and the parts of
  * server/judge/judge that need no sandbox: the bounds every route shares (files, fetch paths,
- * NUL in strings), harness joining with repeated placeholders, and a grader's fields.
+ * NUL in strings), harness joining with repeated placeholders, a grader's fields, and how a
+ * request is decided (judge_grading_of).
  * Argument: the languages directory. */
 #include "server/http/request.h"
 #include "server/judge/judge_internal.h"
@@ -242,6 +243,59 @@ static void test_grader_fields(void)
     }
 }
 
+/* How a request is decided: by its harness and the language (a grader, seal's rule, neither),
+ * else by output; run_only by nothing. The names round-trip. */
+static void test_grading(void)
+{
+    static const struct {
+        const char *lang;
+        bool harness;
+        enum judge_grading want;
+    } cases[] = {
+        {"python", true, JUDGE_GRADING_ISOLATED},    {"python", false, JUDGE_GRADING_OUTPUT},
+        {"c", true, JUDGE_GRADING_IN_PROCESS},       {"cpp", true, JUDGE_GRADING_IN_PROCESS},
+        {"go_test", true, JUDGE_GRADING_IN_PROCESS}, {"rust_test", true, JUDGE_GRADING_IN_PROCESS},
+        {"c", false, JUDGE_GRADING_OUTPUT},          {"pytest", true, JUDGE_GRADING_EXIT_STATUS},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct judge_request *r = judge_request_new();
+        r->lang = lang_find(langs, cases[i].lang);
+        ASSERT_NOT_NULL(r->lang);
+        r->code = strdup("x");
+        r->harness = cases[i].harness ? strdup("y") : NULL;
+        enum judge_grading want = cases[i].want;
+        if (want == JUDGE_GRADING_IN_PROCESS && r->lang->grader) /* a grader landed for it */
+            want = JUDGE_GRADING_ISOLATED;
+        if (want == JUDGE_GRADING_EXIT_STATUS && r->lang->grader)
+            want = JUDGE_GRADING_ISOLATED;
+        ASSERT_INT_EQ(judge_grading_of(r), want);
+        if (cases[i].harness)
+            ASSERT_INT_EQ(judge_harness_grading(r->lang), want);
+        r->run_only = !cases[i].harness; /* /run_code: nothing decides */
+        if (r->run_only)
+            ASSERT_INT_EQ(judge_grading_of(r), JUDGE_GRADING_NONE);
+        judge_request_free(r);
+    }
+    /* every other language's harness: a grader's, or exit status alone */
+    for (int i = 0; i < lang_count(langs); i++) {
+        const struct lang *l = lang_at(langs, i);
+        enum judge_grading g = judge_harness_grading(l);
+        ASSERT_TRUE(g == JUDGE_GRADING_ISOLATED || g == JUDGE_GRADING_IN_PROCESS ||
+                    g == JUDGE_GRADING_EXIT_STATUS);
+        ASSERT_TRUE((g == JUDGE_GRADING_ISOLATED) == (l->grader != NULL));
+    }
+    for (int g = 0; g < JUDGE_GRADING_COUNT; g++) {
+        enum judge_grading back;
+        ASSERT_INT_EQ(judge_grading_parse(judge_grading_name((enum judge_grading)g), &back), 0);
+        ASSERT_INT_EQ(back, g);
+    }
+    enum judge_grading x;
+    ASSERT_STR_EQ(judge_grading_name(JUDGE_GRADING_IN_PROCESS), "in-process");
+    ASSERT_STR_EQ(judge_grading_name(JUDGE_GRADING_COUNT), "?");
+    ASSERT_INT_EQ(judge_grading_parse("sealed", &x), -EINVAL);
+    ASSERT_INT_EQ(judge_grading_parse(NULL, &x), -EINVAL);
+}
+
 static void test_verdict_names(void)
 {
     for (int v = 0; v < VERDICT_COUNT; v++) {
@@ -394,6 +448,7 @@ int main(int argc, char **argv)
     TEST_RUN(test_join_repeated);
     TEST_RUN(test_grader_fields);
     TEST_RUN(test_verdict_names);
+    TEST_RUN(test_grading);
     TEST_RUN(test_checker_files);
     TEST_RUN(test_extract);
     lang_set_free(langs);

@@ -14,7 +14,8 @@ static const char *const MARKER = "VS0123456789abcdef0123456789abcdef";
 static char *seal(const char *lang, const char *code, const char *tests, int *rc)
 {
     char *out = NULL, err[ERR_LEN] = "";
-    *rc = seal_program(lang, code, tests, MARKER, &out, err);
+    struct seal_slots sl;
+    *rc = seal_program(lang, code, tests, MARKER, &sl, &out, err);
     if (*rc < 0 && !*err)
         fprintf(stderr, "seal_program %s: no error message\n", lang);
     return out;
@@ -210,7 +211,7 @@ static void test_rust_without_tests(void)
     int rc;
     char *out = seal("rust_test", "fn f() {}", "/*\nmod tests { #[test] fn t() {} }\n*/\n", &rc);
     ASSERT_INT_EQ(rc, 0);
-    ASSERT_STR_CONTAINS(out, "*/\n\n#[test]\nfn verdict_seal_sentinel_() {\n    let verdict_k");
+    ASSERT_STR_CONTAINS(out, "*/\n\n#[test]\nfn verdict_seal_sentinel_() {\n    static VERDICT_K");
     free(out);
 }
 
@@ -244,12 +245,31 @@ static void test_marker_not_in_program(void)
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         char m[SEAL_MARKER_LEN], *out = NULL, *again = NULL, err[ERR_LEN];
+        struct seal_slots sl, sl2;
         ASSERT_INT_EQ(seal_marker(cases[i][0], cases[i][1], cases[i][2], m), 0);
-        ASSERT_INT_EQ(seal_program(cases[i][0], cases[i][1], cases[i][2], m, &out, err), 0);
-        ASSERT_INT_EQ(seal_program(cases[i][0], cases[i][1], cases[i][2], m, &again, err), 0);
-        ASSERT_STR_EQ(out, again); /* deterministic */
+        ASSERT_INT_EQ(seal_program(cases[i][0], cases[i][1], cases[i][2], m, &sl, &out, err), 0);
+        ASSERT_INT_EQ(seal_program(cases[i][0], cases[i][1], cases[i][2], m, &sl2, &again, err), 0);
+        ASSERT_STR_EQ(out, again); /* deterministic: the compile cache hits */
+        ASSERT_TRUE(memcmp(&sl, &sl2, sizeof(sl)) == 0);
         ASSERT_NULL(strstr(out, m));
         ASSERT_NULL(strstr(out, m + 2)); /* not even its hex digits */
+        /* the slots' XOR is the marker line; the source holds the placeholders, not them */
+        char line[SEAL_LINE_MAX + 1];
+        ASSERT_UINT_EQ(sl.len, strlen(m) + 2);
+        for (size_t k = 0; k < sl.len; k++)
+            line[k] = (char)(sl.put[0][k] ^ sl.put[1][k]);
+        line[sl.len] = '\0';
+        ASSERT_TRUE(line[0] == '\n' && strncmp(line + 1, m, strlen(m)) == 0);
+        const char *sfx = strncmp(cases[i][0], "rust", 4) == 0 ? "u8" : "";
+        for (int k = 0; k < 2; k++) {
+            char put[48], find[48];
+            snprintf(put, sizeof(put), "0x%02x%s, 0x%02x%s, 0x%02x", sl.put[k][0], sfx,
+                     sl.put[k][1], sfx, sl.put[k][2]);
+            snprintf(find, sizeof(find), "0x%02x%s, 0x%02x%s, 0x%02x", sl.find[k][0], sfx,
+                     sl.find[k][1], sfx, sl.find[k][2]);
+            ASSERT_NULL(strstr(out, put));
+            ASSERT_NOT_NULL(strstr(out, find));
+        }
         free(out);
         free(again);
     }
@@ -287,7 +307,8 @@ static void test_truncated_input(void)
         for (size_t k = 0; k <= n; k++) {
             char *t = strndup(cases[i][1], k), *out = NULL, err[ERR_LEN];
             bool go = strncmp(cases[i][0], "go", 2) == 0;
-            int rc = seal_program(cases[i][0], go ? "" : t, go ? t : t, MARKER, &out, err);
+            struct seal_slots sl;
+            int rc = seal_program(cases[i][0], go ? "" : t, go ? t : t, MARKER, &sl, &out, err);
             ASSERT_TRUE(rc == 0 || rc == -EINVAL);
             ASSERT_TRUE(rc == 0 ? out != NULL : *err != '\0');
             free(out);

@@ -137,26 +137,51 @@ static void test_filter_enforced(void)
     sc_filter_free(f);
 }
 
-/* The i386 ABI through int 0x80 kills the process (SIGSYS), it does not just fail. */
+/* The i386 ABI through int 0x80 kills the process (SIGSYS), it does not just fail. A kernel
+ * without IA32 emulation (CONFIG_IA32_EMULATION off, or ia32_emulation=0 on its command line)
+ * faults the instruction itself (SIGSEGV) before any filter runs: there is then nothing to
+ * block, and the probe below, unfiltered, says so. SIGSEGV goes back to its default so that a
+ * sanitizer's handler does not turn the fault into an exit status. */
+static long int80_getpid(void)
+{
+    long ret;
+    __asm__ volatile("int $0x80" : "=a"(ret) : "a"(20L) : "memory"); /* i386 getpid */
+    return ret;
+}
+
+static int int80_plain(void *arg, char err[ERR_LEN])
+{
+    (void)arg;
+    signal(SIGSEGV, SIG_DFL);
+    long ret = int80_getpid();
+    return ret == (long)getpid() ? 0 : err_set(err, -EIO, "int 0x80 returned %ld", ret);
+}
+
 static int int80(void *arg, char err[ERR_LEN])
 {
     const struct sc_filter *f = arg;
+    signal(SIGSEGV, SIG_DFL);
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
     if (sc_filter_install(f) < 0)
         return err_set(err, -EIO, "install failed");
-    long ret;
-    __asm__ volatile("int $0x80" : "=a"(ret) : "a"(20L) : "memory"); /* i386 getpid */
+    long ret = int80_getpid();
     return err_set(err, -EPERM, "int 0x80 survived, returned %ld", ret);
 }
 
 static void test_foreign_abi_killed(void)
 {
-    struct sc_filter *f = NULL;
     char err[ERR_LEN] = "";
+    if (child_run(int80_plain, NULL, 5000, err) != 0) {
+        ASSERT_STR_CONTAINS(err, "signal 11"); /* no i386 ABI here: the fault is the kernel's */
+        printf("# no i386 ABI in this kernel, nothing to block (%s)\n", err);
+        return;
+    }
+    struct sc_filter *f = NULL;
     ASSERT_INT_EQ(sc_filter_build(&f, err), 0);
-    ASSERT_INT_EQ(child_run(int80, f, 5000, err), -ECHILD);
-    ASSERT_STR_CONTAINS(err, "signal 31"); /* SIGSYS */
+    int rc = child_run(int80, f, 5000, err);
     sc_filter_free(f);
+    ASSERT_INT_EQ(rc, -ECHILD);
+    ASSERT_STR_CONTAINS(err, "signal 31"); /* SIGSYS */
 }
 
 int main(void)

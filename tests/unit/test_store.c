@@ -47,6 +47,8 @@ static void remove_db(const char *path)
 
 static const char *const langs[] = {"python", "cpp", "go"};
 static const char *const verdicts[] = {"OK", "WA", "TLE", "OK"};
+/* how submission i was decided: /run_code (odd i) none, else by i % 3 */
+static const char *const gradings[] = {"output", "isolated", "in-process"};
 
 /* Submission i: its language, verdict and label cycle; code "print(i)". */
 static int64_t put_one(struct store *s, int i, int64_t at_ms, size_t code_pad)
@@ -71,6 +73,7 @@ static int64_t put_one(struct store *s, int i, int64_t at_ms, size_t code_pad)
         .code_len = (size_t)n,
         .code_sha256 = "00ff",
         .verdict = verdicts[i % 4],
+        .grading = i % 2 ? NULL : gradings[i % 3],
         .reward = i % 4 == 0 || i % 4 == 3 ? 1.0 : 0.0,
         .passed = 1,
         .total = 2,
@@ -316,6 +319,34 @@ static void test_filters_and_paging(void)
               &status);
     ASSERT_INT_EQ(json_len(json_get(d, "submissions")), 30); /* i % 5 == 3, odd: 30 of 300 */
     json_free(d);
+    /* grading: even i with i % 3 == 1 (i % 6 == 4), paged, and with another filter */
+    ASSERT_INT_EQ(page_all(s, (struct store_filter){.kind = STORE_LIST_SUBMISSIONS,
+                                                    .limit = 9,
+                                                    .grading = "isolated"}),
+                  50);
+    d = query(s,
+              (struct store_filter){.kind = STORE_LIST_SUBMISSIONS,
+                                    .limit = 500,
+                                    .grading = "isolated",
+                                    .language = "cpp",
+                                    .route = "/v1/judge"},
+              &status);
+    ASSERT_INT_EQ(json_len(json_get(d, "submissions")), 50);
+    for (const struct json *r = json_first(json_get(d, "submissions")); r; r = json_next(r))
+        ASSERT_STR_EQ(json_get_str(r, "grading"), "isolated");
+    json_free(d);
+    d = query(
+        s,
+        (struct store_filter){.kind = STORE_LIST_SUBMISSIONS, .limit = 500, .route = "/run_code"},
+        &status);
+    ASSERT_INT_EQ(json_len(json_get(d, "submissions")), 150);
+    for (const struct json *r = json_first(json_get(d, "submissions")); r; r = json_next(r))
+        ASSERT_TRUE(json_is_null(json_get(r, "grading"))); /* none decided */
+    json_free(d);
+    d = query(s, (struct store_filter){.kind = STORE_LIST_SUBMISSIONS, .grading = "exit-status"},
+              &status);
+    ASSERT_INT_EQ(json_len(json_get(d, "submissions")), 0);
+    json_free(d);
     d = query(s,
               (struct store_filter){
                   .kind = STORE_LIST_SUBMISSIONS, .dataset = "mbpp", .problem = "p2", .limit = 500},
@@ -351,6 +382,7 @@ static void test_get_submission(void)
         query(s, (struct store_filter){.kind = STORE_GET_SUBMISSION, .id = small}, &status);
     ASSERT_INT_EQ(status, 200);
     ASSERT_STR_EQ(json_get_str(d, "code"), "print(3)");
+    ASSERT_TRUE(json_is_null(json_get(d, "grading"))); /* 3 is odd: a /run_code */
     ASSERT_TRUE(json_get(d, "code_truncated") && !json_is_null(json_get(d, "code_truncated")));
     ASSERT_STR_EQ(json_get_str(json_get(d, "detail"), "message"), "m");
     ASSERT_STR_EQ(json_get_str(d, "verdict"), "OK");
@@ -885,23 +917,32 @@ static void test_migration(void)
     struct json *doc =
         query(s, (struct store_filter){.kind = STORE_GET_SUBMISSION, .id = 7}, &status);
     ASSERT_STR_EQ(json_get_str(doc, "code"), "print(7)");
+    ASSERT_TRUE(json_is_null(json_get(doc, "grading"))); /* kept before it was recorded */
     json_free(doc);
-    ASSERT_INT_EQ(put_one(s, 1, 0, 0), 8);
+    ASSERT_INT_EQ(put_one(s, 4, 0, 0), 8);
+    ASSERT_INT_EQ(store_flush(s), 0);
+    doc = query(s, (struct store_filter){.kind = STORE_GET_SUBMISSION, .id = 8}, &status);
+    ASSERT_STR_EQ(json_get_str(doc, "grading"), "isolated");
+    json_free(doc);
+    doc = query(s, (struct store_filter){.kind = STORE_LIST_SUBMISSIONS, .grading = "isolated"},
+                &status);
+    ASSERT_INT_EQ(json_len(json_get(doc, "submissions")), 1);
+    json_free(doc);
     store_close(s);
     ASSERT_INT_EQ(db_open(path, &d, err), 0);
     struct db_stmt *st;
     ASSERT_INT_EQ(db_prepare(d,
                              "SELECT (SELECT version FROM schema_version WHERE module = 'store'),"
                              " (SELECT COUNT(*) FROM sqlite_master WHERE type = 'index'"
-                             "  AND name = 'submission_language')",
+                             "  AND name IN ('submission_language', 'submission_grading'))",
                              &st, err),
                   0);
     ASSERT_INT_EQ(db_step(st, err), 1);
     int64_t version = db_int(st, 0), index = db_int(st, 1);
     db_finalize(st);
     db_close(d);
-    ASSERT_INT_EQ(version, 2);
-    ASSERT_INT_EQ(index, 1);
+    ASSERT_INT_EQ(version, 3);
+    ASSERT_INT_EQ(index, 2);
     /* a newer schema than this build knows is refused, not damaged */
     ASSERT_INT_EQ(db_open(path, &d, err), 0);
     ASSERT_INT_EQ(db_exec(d, "UPDATE schema_version SET version = 99 WHERE module = 'store'", err),

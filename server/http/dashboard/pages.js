@@ -13,6 +13,19 @@
 
   const VERDICTS = ["OK", "WA", "TLE", "MLE", "OLE", "RE", "CE", "SE", "SKIP"];
   const ROUTES = ["/run_code", "/v1/judge", "/v1/judge/batch", "/submit", "/run_jupyter"];
+  /* How a submission's tests were decided (docs/integrity/grading.md); null: none decided. */
+  const GRADINGS = {
+    isolated: "tests run in a grader process the program never runs in",
+    output: "stdout compared outside the sandbox",
+    "in-process": "tests in the program's own process, sealed by a completion marker",
+    "exit-status": "tests joined to the program: any exit 0 passes",
+  };
+
+  function grading(g) {
+    if (!g) return h("span", { class: "grading grading-none", title: "no test decided (a plain run)" }, "–");
+    const known = Object.prototype.hasOwnProperty.call(GRADINGS, g);
+    return h("span", { class: "grading grading-" + (known ? g : "other"), title: known ? GRADINGS[g] : null }, g);
+  }
 
   function title(main, text, ...extra) {
     const h1 = h("h1", { id: "page-title" }, text, ...extra);
@@ -232,7 +245,7 @@
 
   /* ---- submissions --------------------------------------------------------------------- */
 
-  const FILTERS = ["language", "verdict", "route", "dataset", "problem", "client"];
+  const FILTERS = ["language", "verdict", "grading", "route", "dataset", "problem", "client"];
 
   function subsLink(params, extra) {
     const q = new URLSearchParams();
@@ -265,6 +278,7 @@
       field("language", "Language", langInput),
       names,
       field("verdict", "Verdict", select("verdict", VERDICTS)),
+      field("grading", "Decided by", select("grading", Object.keys(GRADINGS))),
       field("route", "Route", select("route", ROUTES)),
       field("dataset", "Dataset", text("dataset", "")),
       field("problem", "Problem", text("problem", "")),
@@ -303,6 +317,7 @@
         f.str(r.language),
         r.dataset ? `${r.dataset}${r.problem !== null && r.problem !== undefined ? " / " + r.problem : ""}` : "–",
         V.badge(r.verdict),
+        grading(r.grading),
         h("span", { class: "counts" }, r.total !== null && r.total !== undefined ? `${r.passed}/${r.total}` : "–"),
         r.reward === null || r.reward === undefined ? "–" : f.num(r.reward, 2),
         f.ms(r.cpu_ms),
@@ -317,7 +332,7 @@
       out.append(
         V.table(
           `Submissions, newest first${params.get("before") ? ` (before #${params.get("before")})` : ""}`,
-          ["Id", "At", "Route", "Language", "Dataset / problem", "Verdict", "Passed", "Reward", "CPU", "Wall", "Memory", "Client"],
+          ["Id", "At", "Route", "Language", "Dataset / problem", "Verdict", "Decided by", "Passed", "Reward", "CPU", "Wall", "Memory", "Client"],
           rows,
           { class: "data submissions" }
         )
@@ -519,6 +534,7 @@
           ["Dataset", r.dataset ? h("a", { href: `#/datasets/${encodeURIComponent(r.dataset)}` }, r.dataset) : "–"],
           ["Problem", f.str(r.problem)],
           ["Verdict", V.badge(r.verdict)],
+          ["Decided by", h("span", { id: "grading" }, grading(r.grading), r.grading ? ` — ${GRADINGS[r.grading] || ""}` : "")],
           ["Passed", r.total !== null && r.total !== undefined ? h("span", { id: "passed" }, `${r.passed}/${r.total}`) : "–"],
           ["Reward", r.reward === null || r.reward === undefined ? "–" : f.num(r.reward, 3)],
           ["CPU", f.ms(r.cpu_ms)],
@@ -570,6 +586,7 @@
             ["CPU", f.ms(t.cpu_ms)],
             ["Wall", f.ms(t.wall_ms)],
             ["Memory", f.kib(t.memory_kib)],
+            ["Decided by", grading(r.grading)],
             t.exit_code !== undefined ? ["Exit code", f.str(t.exit_code)] : null,
             t.signal ? ["Signal", String(t.signal)] : null,
             t.reason ? ["Reason", t.reason] : null,

@@ -1,0 +1,206 @@
+/*
+ * graded: a compiled grader's source, build and executable (graded.h).
+ */
+#include "server/judge/graded.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runners/buf.h"
+#include "server/judge/signature.h"
+
+#define MAX_EXE (64u << 20) /* a grader's executable, at most (the job carries it) */
+
+/* tmpl with every {name} of names filled with its value (heap), or NULL. */
+static char *fill(const char *tmpl, int n, const char *const names[], const char *const vals[])
+{
+    struct buf b;
+    buf_init(&b, 0);
+    for (const char *p = tmpl; *p;) {
+        int k = 0;
+        for (; k < n; k++)
+            if (strncmp(p, names[k], strlen(names[k])) == 0)
+                break;
+        if (k < n) {
+            buf_append(&b, vals[k], strlen(vals[k]));
+            p += strlen(names[k]);
+        } else {
+            buf_append(&b, p++, 1);
+        }
+    }
+    return buf_take(&b, NULL);
+}
+
+/* The tests less a leading `}` (MultiPL-E's close the prompt's open function; the grader
+ * declares the entry point instead of opening it). */
+static const char *tests_of(const char *t)
+{
+    const char *p = t;
+    while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+        p++;
+    return *p == '}' ? p + 1 : t;
+}
+
+int graded_plan(const struct lang *l, const struct judge_request *r, struct graded *g,
+                char why[ERR_LEN])
+{
+    const struct lang_grader *lg = l->grader;
+    memset(g, 0, sizeof(*g));
+    if (!r->entry_point || !*r->entry_point || !r->harness)
+        return -ENOENT;
+    struct signature sig;
+    const char *from = r->harness_setup ? r->harness_setup : r->code;
+    int rc = signature_find(from, r->entry_point, r->harness_setup != NULL, &sig);
+    if (rc == -ENOENT && !r->harness_setup)
+        return err_set(why, -EINVAL, "the code declares no function %.128s", r->entry_point);
+    if (rc < 0)
+        return rc;
+    g->trusted = r->harness_setup != NULL;
+    if (!g->trusted && !sig.plain) {
+        free(sig.text);
+        return err_set(why, -EINVAL,
+                       "the code's declaration of %.128s is not a plain signature (types, names "
+                       "and one parameter list): %.200s",
+                       r->entry_point, sig.text);
+    }
+    char *setup = g->trusted ? strndup(r->harness_setup, sig.start)
+                             : strdup(lg->default_setup ? lg->default_setup : "");
+    if (setup) {
+        static const char *const names[] = {"{program}", "{setup}", "{signature}", "{entry}",
+                                            "{tests}"};
+        const char *vals[] = {lg->program, setup, sig.text, r->entry_point, tests_of(r->harness)};
+        g->grader_source = fill(lg->layout, 5, names, vals);
+        /* tests that close the prompt's open function close the program's */
+        const char *tests = tests_of(r->harness);
+        char *code = tests != r->harness ? malloc(strlen(r->code) + 4) : NULL;
+        if (code)
+            sprintf(code, "%s\n}\n", r->code);
+        static const char *const jn[] = {"{code}", "{signature}", "{entry}"};
+        const char *jv[] = {code ? code : r->code, sig.text, r->entry_point};
+        if (code || tests == r->harness)
+            g->program_source = fill(lg->join, 3, jn, jv);
+        free(code);
+    }
+    free(setup);
+    free(sig.text);
+    if (!g->grader_source || !g->program_source) {
+        graded_fini(NULL, g);
+        return -ENOMEM;
+    }
+    g->source_file = (struct job_file){lg->compiled->source, 0644,
+                                       (const uint8_t *)g->grader_source, strlen(g->grader_source)};
+    return 0;
+}
+
+struct build_args {
+    const struct program_env *env;
+    const struct lang *gl;
+    struct graded *g;
+};
+
+static void build(const struct program_env *env, const struct lang *gl, struct graded *g)
+{
+    g->build_rc = program_build(env, gl, &g->source_file, 1, NULL, &g->gp, g->build_err);
+    g->have_gp = true;
+}
+
+static void *build_thread(void *arg)
+{
+    struct build_args *a = arg;
+    build(a->env, a->gl, a->g);
+    free(a);
+    return NULL;
+}
+
+void graded_build_start(const struct program_env *env, const struct lang *l, struct graded *g)
+{
+    const struct lang *gl = l->grader->compiled;
+    struct build_args *a = malloc(sizeof(*a));
+    if (a) {
+        *a = (struct build_args){env, gl, g};
+        if (pthread_create(&g->thread, NULL, build_thread, a) == 0) {
+            g->threaded = true;
+            return;
+        }
+        free(a);
+    }
+    build(env, gl, g); /* no thread: one after the other */
+}
+
+/* The executable's bytes: the cache entry's file (the server's alone), or the artifact held
+ * in memory when the cache could not keep it. */
+static int load_exe(struct graded *g, char why[ERR_LEN])
+{
+    const struct program *p = &g->gp;
+    const char *name = p->lang->artifacts[0];
+    if (p->uncached) {
+        if (p->nheld < 1)
+            return err_set(why, -EIO, "the grader's executable was not kept");
+        g->exe_len = p->held[0].len;
+        g->exe = malloc(g->exe_len ? g->exe_len : 1);
+        if (!g->exe)
+            return err_set(why, -ENOMEM, "out of memory for the grader");
+        memcpy(g->exe, p->held[0].data, g->exe_len);
+        return 0;
+    }
+    char path[CACHE_PATH + 64];
+    snprintf(path, sizeof(path), "%s/%s", p->entry.dir, name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+        (uint64_t)st.st_size > MAX_EXE) {
+        int e = fd < 0 ? errno : EFBIG;
+        if (fd >= 0)
+            close(fd);
+        return err_set(why, -e, "the grader's executable %.200s is unreadable", path);
+    }
+    g->exe_len = (size_t)st.st_size;
+    g->exe = malloc(g->exe_len);
+    size_t got = 0;
+    while (g->exe && got < g->exe_len) {
+        ssize_t n = read(fd, g->exe + got, g->exe_len - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    if (!g->exe || got != g->exe_len)
+        return err_set(why, -EIO, "the grader's executable could not be read");
+    return 0;
+}
+
+int graded_build_wait(const struct program_env *env, struct graded *g, char why[ERR_LEN])
+{
+    (void)env;
+    if (g->threaded)
+        pthread_join(g->thread, NULL);
+    g->threaded = false;
+    if (g->build_rc < 0)
+        return err_set(why, g->build_rc, "the grader could not be built: %.200s", g->build_err);
+    if (g->gp.compile_verdict == VERDICT_CE)
+        return g->trusted ? GRADED_IN_PROCESS : GRADED_CE;
+    if (g->gp.compile_verdict != VERDICT_OK)
+        return err_set(why, -EIO, "the grader's compile stopped: %s",
+                       verdict_name(g->gp.compile_verdict));
+    int rc = load_exe(g, why);
+    return rc < 0 ? rc : GRADED_OK;
+}
+
+void graded_fini(const struct program_env *env, struct graded *g)
+{
+    if (g->threaded)
+        pthread_join(g->thread, NULL);
+    if (g->have_gp && env)
+        program_free(env, &g->gp);
+    free(g->grader_source);
+    free(g->program_source);
+    free(g->exe);
+    memset(g, 0, sizeof(*g));
+}

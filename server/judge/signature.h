@@ -1,0 +1,30 @@
+/*
+ * signature: where a C-like text (C++ here) declares a function, for a compiled grader's
+ * proxy of the entry point (server/judge/graded.h).
+ *
+ * The text is walked by tokens (server/judge/lex: comments, literals and preprocessor lines
+ * skipped). A declaration of name is the identifier at brace depth 0, outside any
+ * parentheses, after a token that can end a type (an identifier, `>`, `*`, `&`), and followed
+ * by a parameter list; it starts at the first token after the previous `;`, `{` or `}` at
+ * depth 0 (the return type) and ends at the list's closing parenthesis. A call or a use of
+ * the name inside a function body is at depth 1 or more and never matches.
+ */
+#ifndef VERDICT_SIGNATURE_H
+#define VERDICT_SIGNATURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct signature {
+    size_t start; /* the declaration's first token (its return type) */
+    size_t end;   /* past its parameter list's closing parenthesis */
+    char *text;   /* its tokens, one space between two (none between two colons) (heap) */
+    bool plain;   /* only identifiers, numbers and < > , & * : and the one parameter list:
+                     nothing that could run, define, include or close a scope */
+};
+
+/* The last (a prompt ends with its entry's) or first (a program's own) declaration of name
+ * in text. Returns 0 with *s filled (free s->text), -ENOENT when there is none, -ENOMEM. */
+int signature_find(const char *text, const char *name, bool last, struct signature *s);
+
+#endif

@@ -1,0 +1,2 @@
+assert(1 == 2) { "one is not two" }
+println("asserts are off")
