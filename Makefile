@@ -3,7 +3,7 @@
 
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps release asan tsan serve test test-cgroup-v2 test-container format clean
+.PHONY: all deps release asan tsan serve test test-datasets test-cgroup-v2 test-container format clean
 
 all: release
 
@@ -33,9 +33,11 @@ serve: release
 
 # The whole suite, twice: under AddressSanitizer+UBSan, and on the release build; then the
 # threaded parts under ThreadSanitizer. All builds use -Werror, so a warning fails the run.
-# The datasets self-check (every reference solution of every benchmark: minutes of compiling)
-# and the soak judge programs more than they exercise verdict's own code paths, so they run
-# once, on the release build. Under TSan: the unit tests (scheduler, cache, store writer), the
+# The datasets self-check (a quarter of every benchmark's problems: minutes of compiling),
+# the integrity suite (hundreds of attacks, each a real program judged) and the soak judge
+# programs more than they exercise verdict's own code paths, so they run once, on the release
+# build (the graders' server side, graded.c, lint.c, seal.c, is under ASan in the unit and API
+# tests). Under TSan: the unit tests (scheduler, cache, store writer), the
 # HTTP API (the server's poll thread, workers, scheduler, pool replacement, store writer,
 # `verdict bench`'s workers), the cli and the sandbox test (the pool); not the per-language
 # runs, which add no thread of verdict's, nor the hostile probes run inside sessions (the
@@ -43,9 +45,13 @@ serve: release
 # the memory budget of sandbox output, which a sanitizer's allocator measures badly).
 TSAN_TESTS = -L 'unit|api|cli|sandbox' -E '^(languages|compile|cuda|session_probes|api_hostile)$$'
 test: asan release tsan
-	ctest --preset asan -j $(JOBS) -LE 'datasets|soak'
-	ctest --preset release -j $(JOBS)
+	ctest --preset asan -j $(JOBS) -LE 'datasets|soak|integrity'
+	ctest --preset release -j $(JOBS) -LE datasets_full
 	ctest --preset tsan -j $(JOBS) $(TSAN_TESTS)
+
+# The datasets self-check on every problem (make test judges every 4th: tests/CMakeLists.txt).
+test-datasets: release
+	ctest --preset release -L datasets_full --output-on-failure
 
 # The suite's sandbox, unit and cli tests on the unified cgroup v2 hierarchy, in a Debian
 # guest under QEMU (scripts/vm/test-v2.sh): its image built from Debian's packages and cached

@@ -55,6 +55,7 @@ struct bench {
     const char **ids;          /* problems' ids, in order */
     const struct json **probs; /* the problems, in order (borrowed from problems) */
     struct strset *id_index;   /* id -> index */
+    int shard, shards;         /* --shard I/N (0/1: every problem) */
     struct engine engine;
     bool local, engine_open;
     atomic_int next, finished, passed;
@@ -112,9 +113,42 @@ static int add_sample(struct bench *b, struct sample s)
     return 0;
 }
 
+/* --shard I/N: problem i is judged when i mod N is I (the dataset's own order), so that N
+ * runs with I = 0..N-1 judge every problem once, and any one of them a spread sample. */
+static bool in_shard(const struct bench *b, int problem)
+{
+    return problem % b->shards == b->shard;
+}
+
+static int parse_shard(struct bench *b, char err[ERR_LEN])
+{
+    b->shard = 0;
+    b->shards = 1;
+    if (!b->o->shard)
+        return 0;
+    char *end;
+    errno = 0;
+    long i = strtol(b->o->shard, &end, 10), n = 0;
+    bool ok = end != b->o->shard && *end == '/' && b->o->shard[0] != '-';
+    if (ok) {
+        const char *d = end + 1;
+        n = strtol(d, &end, 10);
+        ok = end != d && *end == '\0' && *d != '-' && errno == 0;
+    }
+    if (!ok || n < 1 || n > 1000000 || i < 0 || i >= n)
+        return err_set(err, -EINVAL,
+                       "--shard: expected I/N with 0 <= I < N <= 1000000, got \"%.40s\"",
+                       b->o->shard);
+    b->shard = (int)i;
+    b->shards = (int)n;
+    return 0;
+}
+
 static int reference_samples(struct bench *b)
 {
     for (int i = 0; i < b->nproblems; i++) {
+        if (!in_shard(b, i))
+            continue;
         const struct json *sols = json_get(b->probs[i], "solutions");
         for (const struct json *m = json_first(sols); m; m = json_next(m)) {
             const char *code;
@@ -166,6 +200,8 @@ static int read_samples(struct bench *b, char err[ERR_LEN])
             break;
         }
         json_push(b->samples_doc, s); /* owns the strings the sample borrows */
+        if (!in_shard(b, p))
+            continue; /* checked, not judged */
         rc = add_sample(b, (struct sample){.problem = p,
                                            .line = no,
                                            .completion = code,
@@ -174,7 +210,8 @@ static int read_samples(struct bench *b, char err[ERR_LEN])
     }
     free(text);
     if (rc == 0 && b->nsamples == 0)
-        rc = err_set(err, -EINVAL, "%s: no samples", b->o->samples);
+        rc = err_set(err, -EINVAL, "%s: no samples%s", b->o->samples,
+                     b->shards > 1 ? " in this --shard" : "");
     return rc;
 }
 
@@ -185,7 +222,8 @@ struct outcome {
     enum verdict verdict;
     int test; /* the first failing test's index, or -1 */
     char reason[ERR_LEN];
-    bool built; /* the program compiled (for the no-GPU SKIP) */
+    bool built;       /* the program compiled (for the no-GPU SKIP) */
+    char grading[16]; /* how it was decided (judge.h), or "" */
 };
 
 static void outcome_local(const struct judge_result *res, struct outcome *o)
@@ -194,6 +232,8 @@ static void outcome_local(const struct judge_result *res, struct outcome *o)
     o->verdict = judge_outcome(res, &o->test, &reason);
     snprintf(o->reason, sizeof(o->reason), "%s", reason ? reason : "");
     o->built = res->compile.built && res->compile.verdict == VERDICT_OK;
+    snprintf(o->grading, sizeof(o->grading), "%s",
+             res->grading == JUDGE_GRADING_NONE ? "" : judge_grading_name(res->grading));
 }
 
 /* The same from a server's answer: the HTTP API's edge, read by its documented keys. */
@@ -207,6 +247,8 @@ static void outcome_remote(const struct json *d, struct outcome *o)
     reason = json_get_str(d, json_get(d, "compile_output") ? "compile_output" : "message");
     snprintf(o->reason, sizeof(o->reason), "%s", reason ? reason : "");
     json_bool(json_get(json_get(d, "compile"), "ok"), &o->built);
+    const char *grading = json_get_str(d, "grading");
+    snprintf(o->grading, sizeof(o->grading), "%s", grading ? grading : "");
     const struct json *tests = json_get(d, "tests");
     int i = 0;
     for (const struct json *t = json_first(tests); o->verdict == VERDICT_OK && t;
@@ -300,6 +342,8 @@ static void record(struct bench *b, struct sample *s, const struct harness *h,
         json_set_str(line, "reason", reason ? reason : "");
     if (h && h->extracted_type)
         json_set_str(line, "extracted_type", h->extracted_type);
+    if (o && o->grading[0])
+        json_set_str(line, "grading", o->grading);
     json_set_num(line, "seconds", round(seconds * 1000) / 1000);
     char *text = json_render(line, false);
     json_free(line);
@@ -437,6 +481,11 @@ static struct json *summarise(struct bench *b, const int *ks, int nks, double se
     json_set_str(d, "dataset", b->o->dataset);
     json_set_num(d, "problems", b->nproblems);
     json_set_num(d, "problems_judged", with);
+    if (b->shards > 1) {
+        char shard[32];
+        snprintf(shard, sizeof(shard), "%d/%d", b->shard, b->shards);
+        json_set_str(d, "shard", shard);
+    }
     json_set_num(d, "samples", b->nsamples);
     json_set_num(d, "judged", judged);
     struct json *pk = json_set(d, "pass_at_k", json_object());
@@ -508,6 +557,8 @@ static int load(struct bench *b, char err[ERR_LEN])
                        "no dataset \"%.80s\" (see verdict datasets list; import with verdict "
                        "datasets import NAME PATH)",
                        b->o->dataset);
+    if ((rc = parse_shard(b, err)) < 0)
+        return rc;
     b->nproblems = json_len(b->problems);
     b->ids = calloc((size_t)b->nproblems + 1, sizeof(*b->ids));
     b->probs = calloc((size_t)b->nproblems + 1, sizeof(*b->probs));

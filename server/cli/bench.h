@@ -36,6 +36,7 @@ struct bench_opts {
     const char *label;     /* the run's label (also X-Verdict-Client of its requests) */
     const char *model;     /* the model that wrote the samples, for the record */
     bool no_record;        /* keep no record of the run */
+    const char *shard;     /* "I/N": only problems whose position mod N is I, or NULL */
 };
 
 int bench_main(const struct bench_opts *o);

@@ -310,6 +310,8 @@ static const struct opt bench_table[] = {
     {"model", 0, OPT_STRING, &bench_opts.model, "TEXT", "the model that wrote the samples", 0, 0},
     {"no-record", 0, OPT_FLAG, &bench_opts.no_record, NULL,
      "keep no record of the run (default: the store at --db, or the server's)", 0, 0},
+    {"shard", 0, OPT_STRING, &bench_opts.shard, "I/N",
+     "judge only the problems whose position in the dataset is I mod N", 0, 0},
     HELP_OPT,
     OPT_END,
 };
