@@ -328,5 +328,12 @@ def test_ping_stays_fast_during_dataset_requests(big):
         time.sleep(0.02)
     out, errs = heavy.communicate(timeout=300)
     assert heavy.returncode == 0, errs
-    assert max(during, default=0) < 0.5, f"ping waited behind dataset work: {sorted(during)[-5:]}"
     assert len(during) >= 10, f"the dataset requests ended too soon to measure: {during}"
+    # Had the HTTP thread done the dataset work, nearly every ping sent during it would wait
+    # for the rest of a request (tenths of a second to seconds). On two busy cores, and under a
+    # sanitizer, one ping in a while still waits for a CPU: the median and the 90th percentile
+    # are the measure, not the slowest.
+    during.sort()
+    median, p90 = during[len(during) // 2], during[len(during) * 9 // 10]
+    assert median < 0.1 and p90 < 0.5, f"pings waited behind dataset work: median {median:.3f} s, " \
+                                       f"p90 {p90:.3f} s, slowest {during[-5:]}"
