@@ -669,8 +669,12 @@ int cell_main(int fd)
     memset(&sv, 0, sizeof(sv));
     clearenv();
     int rc = wire_recv(fd, &type, &msg, &len, 1 << 20);
-    if (rc < 0 || type != CELL_CONFIG)
+    if (rc < 0)
         return 1;
+    if (type != CELL_CONFIG) {
+        free(msg);
+        return 1;
+    }
     struct rbuf r;
     rbuf_init(&r, msg, len);
     rc = cell_decode_config(&r, &cs);
@@ -678,11 +682,11 @@ int cell_main(int fd)
         err_set(err, rc, "malformed cell configuration");
     else
         rc = setup(&cs, &sv, err);
+    free(msg); /* the binds have been applied (or failed): nothing borrows from it any more */
     if (rc < 0) {
         wire_send(fd, CELL_FAILED, err, strlen(err));
         return 1;
     }
-    free(msg); /* the binds have been applied: nothing borrows from it any more */
     if (wire_send(fd, CELL_READY, NULL, 0) < 0)
         return 1;
     int code = 1;
