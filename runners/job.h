@@ -13,11 +13,13 @@
  * stdout and stderr. A compiled grader (grader_exe) is an executable the cell writes to a
  * sealed memory file of its own and executes from there (execveat), grader_argv being its
  * argv: no file of any directory holds it, so the program cannot read the tests' expected
- * values out of it. The job ends when the grader exits, and the grader's exit status is the
- * job's: the program's own exit decides nothing. A result is a status with the
- * numbers that justify it. Both travel over the cell's socket (job_encode/job_decode and
- * result_encode/result_decode); decoded strings and buffers are borrowed from the received
- * payload, which must outlive the decoded struct.
+ * values out of it. Where grader_argv[0] is an absolute path, that file is executed instead,
+ * and the memory file is an archive it reads at fd JOB_GRADER_EXE_FD (/dev/fd/5: Java's jar
+ * on the class path); the program never holds it either. The job ends when the grader exits, and
+ * the grader's exit status is the job's: the program's own exit decides nothing. A result is a
+ * status with the numbers that justify it. Both travel over the cell's socket
+ * (job_encode/job_decode and result_encode/result_decode); decoded strings and buffers are borrowed
+ * from the received payload, which must outlive the decoded struct.
  */
 #ifndef VERDICT_JOB_H
 #define VERDICT_JOB_H
@@ -94,6 +96,8 @@ struct job {
     size_t grader_exe_len;
     uint32_t warm; /* enum job_warm: the program (and a python grader) may start warm */
 };
+
+#define JOB_GRADER_EXE_FD 5 /* a compiled grader's archive, for an interpreter's grader_argv */
 
 enum job_status { JOB_OK, JOB_RE, JOB_TLE, JOB_MLE, JOB_OLE, JOB_SE };
 /* JOB_CLOCK_SESSION: a session's CPU, all its calls together (runners/session.h). */

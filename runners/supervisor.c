@@ -332,6 +332,7 @@ struct child_args {
     int in, out, errout, report;
     int chan_in, chan_out; /* a grader job's channel, placed at fds 3 and 4; -1: none */
     int exe;               /* a compiled grader's memory file, executed instead of path; -1 */
+    bool exe_file;         /* ... or given to path at fd 5 (an archive: job.h) */
 };
 
 /* fd at target, inherited across execve (dup2 of an fd onto itself would keep CLOEXEC). */
@@ -354,11 +355,17 @@ static int child_main(void *arg)
     setsid();
     if (cg_job_attach_self(a->cg) < 0)
         child_fail(a->report, STEP_CGROUP);
-    bool chan = a->chan_in >= 0;
-    /* The pipes are above 4 (fd 3 is the cell's socket), so no placement clobbers another. */
+    bool chan = a->chan_in >= 0, exe_file = a->exe >= 0 && a->exe_file;
+    /* The pipes are above 4 (fd 3 is the cell's socket), so no placement clobbers another;
+     * fd 5, the archive's, is placed last, once every pipe is where it goes. */
     if (dup2(a->in, 0) < 0 || dup2(a->out, 1) < 0 || dup2(a->errout, 2) < 0 ||
         (chan && (place_fd(a->chan_in, 3) < 0 || place_fd(a->chan_out, 4) < 0)) ||
-        syscall(SYS_close_range, chan ? 5 : 3, ~0u, CLOSE_RANGE_CLOEXEC) < 0)
+        (exe_file && place_fd(a->exe, JOB_GRADER_EXE_FD) < 0) ||
+        syscall(SYS_close_range,
+                exe_file ? JOB_GRADER_EXE_FD + 1
+                : chan   ? 5
+                         : 3,
+                ~0u, CLOSE_RANGE_CLOEXEC) < 0)
         child_fail(a->report, STEP_FDS);
     if (chdir(a->dir) < 0)
         child_fail(a->report, STEP_CHDIR);
@@ -374,7 +381,7 @@ static int child_main(void *arg)
         child_fail(a->report, STEP_UID);
     /* The seccomp filter needs no installing: the cell put it on itself, and it is
      * inherited. */
-    if (a->exe >= 0)
+    if (a->exe >= 0 && !exe_file)
         syscall(SYS_execveat, a->exe, "", a->argv, a->envp, AT_EMPTY_PATH);
     else
         execve(a->path, a->argv, a->envp);
@@ -945,6 +952,7 @@ static int start(struct supervisor *s, struct run *r, struct pipes *p, struct ch
         return -1;
     }
     if (grader) {
+        a->exe_file = j->grader_argv[0][0] == '/';
         if (j->grader_exe_len > 0 && (a->exe = grader_exe_file(j)) < 0) {
             set_se(res, "the grader's memory file", errno);
             r->pid = pid;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "runners/buf.h"
+#include "server/judge/lex.h"
 #include "server/judge/signature.h"
 
 #define MAX_EXE (64u << 20) /* a grader's executable, at most (the job carries it) */
@@ -46,6 +47,41 @@ static const char *tests_of(const char *t)
     return *p == '}' ? p + 1 : t;
 }
 
+/* The placeholders of a layout (the grader's source) and of a join (the program's): the same
+ * values, but {code} for {program} (languages/README.md, "A compiled grader"). */
+static const char *const fields[] = {"{program}", "{setup}", "{signature}", "{entry}",
+                                     "{tests}",   "{args}",  "{return}",    "{class}"};
+static const char *const joins[] = {"{code}",  "{setup}", "{signature}", "{entry}",
+                                    "{tests}", "{args}",  "{return}",    "{class}"};
+
+/* code with each brace it leaves open closed (heap), at least one when the tests closed one
+ * (closing): a continuation of the prompt's open function, a whole answer of Java's whose
+ * class the tests would have closed. */
+static char *close_open(const char *code, bool closing)
+{
+    struct lexer l;
+    lex_init(&l, code, LEX_C);
+    int depth = 0;
+    for (struct lex_tok t = lex_next(&l); t.kind != TOK_END; t = lex_next(&l))
+        depth += t.kind == '{' ? 1 : t.kind == '}' ? -1 : 0;
+    if (closing && depth < 1)
+        depth = 1;
+    if (depth < 0 || depth > 64)
+        depth = 0;
+    size_t n = strlen(code);
+    char *out = malloc(n + 2 * (size_t)depth + 2);
+    if (!out)
+        return NULL;
+    memcpy(out, code, n);
+    for (int i = 0; i < depth; i++) {
+        out[n++] = '\n';
+        out[n++] = '}';
+    }
+    out[n++] = '\n';
+    out[n] = '\0';
+    return out;
+}
+
 int graded_plan(const struct lang *l, const struct judge_request *r, struct graded *g,
                 char why[ERR_LEN])
 {
@@ -55,14 +91,14 @@ int graded_plan(const struct lang *l, const struct judge_request *r, struct grad
         return -ENOENT;
     struct signature sig;
     const char *from = r->harness_setup ? r->harness_setup : r->code;
-    int rc = signature_find(from, r->entry_point, r->harness_setup != NULL, &sig);
+    int rc = signature_find(from, r->entry_point, r->harness_setup != NULL, lg->member, &sig);
     if (rc == -ENOENT && !r->harness_setup)
         return err_set(why, -EINVAL, "the code declares no function %.128s", r->entry_point);
     if (rc < 0)
         return rc;
     g->trusted = r->harness_setup != NULL;
     if (!g->trusted && !sig.plain) {
-        free(sig.text);
+        signature_fini(&sig);
         return err_set(why, -EINVAL,
                        "the code's declaration of %.128s is not a plain signature (types, names "
                        "and one parameter list): %.200s",
@@ -71,23 +107,27 @@ int graded_plan(const struct lang *l, const struct judge_request *r, struct grad
     char *setup = g->trusted ? strndup(r->harness_setup, sig.start)
                              : strdup(lg->default_setup ? lg->default_setup : "");
     if (setup) {
-        static const char *const names[] = {"{program}", "{setup}", "{signature}", "{entry}",
-                                            "{tests}"};
-        const char *vals[] = {lg->program, setup, sig.text, r->entry_point, tests_of(r->harness)};
-        g->grader_source = fill(lg->layout, 5, names, vals);
-        /* tests that close the prompt's open function close the program's */
         const char *tests = tests_of(r->harness);
-        char *code = tests != r->harness ? malloc(strlen(r->code) + 4) : NULL;
-        if (code)
-            sprintf(code, "%s\n}\n", r->code);
-        static const char *const jn[] = {"{code}", "{signature}", "{entry}"};
-        const char *jv[] = {code ? code : r->code, sig.text, r->entry_point};
-        if (code || tests == r->harness)
-            g->program_source = fill(lg->join, 3, jn, jv);
+        const char *vals[] = {lg->program,
+                              setup,
+                              sig.text,
+                              r->entry_point,
+                              tests,
+                              sig.args,
+                              sig.returns ? "return " : "",
+                              sig.owner};
+        g->grader_source = fill(lg->layout, 8, fields, vals);
+        /* the code's open braces closed: tests that close the prompt's open function close
+         * the program's, and a member's class is closed by the tests too (Java's) */
+        char *code = close_open(r->code, tests != r->harness);
+        if (code) {
+            vals[0] = code;
+            g->program_source = fill(lg->join, 8, joins, vals);
+        }
         free(code);
     }
     free(setup);
-    free(sig.text);
+    signature_fini(&sig);
     if (!g->grader_source || !g->program_source) {
         graded_fini(NULL, g);
         return -ENOMEM;

@@ -282,14 +282,17 @@ static int get_compiled_grader(struct ctx *c, const struct json *obj, struct lan
                         gl->artifacts[i]);
     if (!strstr(g->layout, "{tests}"))
         return fail(c, "grader.layout", "must contain {tests}");
+    const struct json *member = json_get(obj, "member");
+    if (member && !json_bool(member, &g->member))
+        return fail(c, "grader.member", "must be true or false");
     return 0;
 }
 
 static int get_grader(struct ctx *c, const struct json *obj, struct lang *l)
 {
-    static const char *const fields[] = {"argv",    "program",  "host",          "host_file",
-                                         "join",    "bytecode", "code_file",     "source",
-                                         "compile", "layout",   "default_setup", NULL};
+    static const char *const fields[] = {
+        "argv",   "program", "host",   "host_file",     "join",   "bytecode", "code_file",
+        "source", "compile", "layout", "default_setup", "member", NULL};
     if (!obj)
         return 0;
     if (!json_is_object(obj))

@@ -53,6 +53,7 @@ struct lang_grader {
                               source, compile, artifacts (the first is the executable) */
     char *layout;          /* its source: {program} {setup} {signature} {entry} {tests} */
     char *default_setup;   /* the setup of a request that brings none */
+    bool member; /* the entry point is a class's member (Java): declared at brace depth 1 */
 };
 
 struct lang {

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,16 +15,22 @@
 /* Whether a token can end a declaration's return type (or be its last qualifier). */
 static bool ends_type(const struct lex_tok t)
 {
-    return t.kind == TOK_IDENT || t.kind == '>' || t.kind == '*' || t.kind == '&';
+    return t.kind == TOK_IDENT || t.kind == '>' || t.kind == '*' || t.kind == '&' || t.kind == ']';
+}
+
+/* A lexer at text[start], which is inside a line. */
+static void lex_from(struct lexer *l, const char *text, size_t start)
+{
+    lex_init(l, text, LEX_C);
+    l->i = start;
+    l->bol = false;
 }
 
 /* The tokens of text[start, end) joined (heap), and whether they are plain (signature.h). */
 static char *join_tokens(const char *text, size_t start, size_t end, bool *plain)
 {
     struct lexer l;
-    lex_init(&l, text, LEX_C);
-    l.i = start;
-    l.bol = false;
+    lex_from(&l, text, start);
     struct buf b;
     buf_init(&b, 0);
     int parens = 0, lists = 0;
@@ -46,37 +53,84 @@ static char *join_tokens(const char *text, size_t start, size_t end, bool *plain
     return buf_take(&b, NULL);
 }
 
-int signature_find(const char *text, const char *name, bool last, struct signature *s)
+/* The names of the parameters in the list text[open, close] (its parentheses): the last
+ * identifier before each comma outside nested brackets (heap), and whether the return type
+ * before open is void. */
+static char *param_names(const char *text, size_t start, size_t open, size_t close, bool *returns)
+{
+    struct lexer l;
+    lex_from(&l, text, start);
+    struct buf b;
+    buf_init(&b, 0);
+    struct lex_tok last = {0, 0, TOK_END}, before_name = {0, 0, TOK_END}, prev = last;
+    int nest = 0;
+    for (struct lex_tok t = lex_next(&l); t.kind != TOK_END && t.at <= close; t = lex_next(&l)) {
+        if (t.at < open) {
+            before_name = prev; /* ends at the token before the name */
+            prev = t;
+            continue;
+        }
+        if (t.at == open)
+            continue;
+        if (t.kind == '<' || t.kind == '(' || t.kind == '[' || t.kind == '{')
+            nest++;
+        else if ((t.kind == '>' || t.kind == ')' || t.kind == ']' || t.kind == '}') && nest > 0 &&
+                 t.at != close)
+            nest--;
+        if ((t.kind == ',' && nest == 0) || t.at == close) {
+            if (last.kind == TOK_IDENT) {
+                if (b.len > 0)
+                    buf_append(&b, ", ", 2);
+                buf_append(&b, text + last.at, last.len);
+            }
+            last = (struct lex_tok){0, 0, TOK_END};
+        } else if (nest == 0) {
+            last = t;
+        }
+    }
+    *returns = !(before_name.kind == TOK_IDENT && before_name.len == 4 &&
+                 strncmp(text + before_name.at, "void", 4) == 0);
+    return buf_take(&b, NULL);
+}
+
+int signature_find(const char *text, const char *name, bool last, bool member, struct signature *s)
 {
     memset(s, 0, sizeof(*s));
     struct lexer l;
     lex_init(&l, text, LEX_C);
-    int depth = 0, parens = 0;
-    bool found = false, at_start = true;
-    size_t stmt = 0;
+    int depth = 0, parens = 0, want = member ? 1 : 0;
+    bool found = false, at_start = true, after_class = false;
+    size_t stmt = 0, open = 0;
+    char owner[sizeof(s->owner)] = "";
     struct lex_tok prev = {0, 0, TOK_END};
     for (struct lex_tok t = lex_next(&l); t.kind != TOK_END; prev = t, t = lex_next(&l)) {
-        if (depth == 0 && parens == 0 && at_start) {
+        if (depth == want && parens == 0 && at_start) {
             stmt = t.at;
             at_start = false;
         }
+        if (depth == 0 && t.kind == TOK_IDENT && after_class)
+            snprintf(owner, sizeof(owner), "%.*s", (int)t.len, text + t.at);
+        after_class = depth == 0 && lex_is(&l, t, "class");
         if (t.kind == '{' || t.kind == '}') {
             depth += t.kind == '{' ? 1 : (depth > 0 ? -1 : 0);
-            at_start = depth == 0;
-        } else if (t.kind == ';' && depth == 0) {
+            at_start = depth == want;
+        } else if (t.kind == ';' && depth == want) {
             at_start = true;
         } else if (t.kind == '(' || t.kind == ')') {
             parens += t.kind == '(' ? 1 : (parens > 0 ? -1 : 0);
-        } else if (depth == 0 && parens == 0 && lex_is(&l, t, name) && ends_type(prev) &&
+        } else if (depth == want && parens == 0 && lex_is(&l, t, name) && ends_type(prev) &&
                    t.at > stmt) {
             struct lexer ahead = l;
-            if (lex_next(&ahead).kind != '(')
+            struct lex_tok paren = lex_next(&ahead);
+            if (paren.kind != '(')
                 continue;
             struct lex_tok close = lex_match(&ahead, '(');
             if (close.kind != ')')
                 continue;
             s->start = stmt;
             s->end = close.at + 1;
+            open = paren.at;
+            snprintf(s->owner, sizeof(s->owner), "%s", member ? owner : "");
             found = true;
             if (!last)
                 break;
@@ -85,5 +139,17 @@ int signature_find(const char *text, const char *name, bool last, struct signatu
     if (!found)
         return -ENOENT;
     s->text = join_tokens(text, s->start, s->end, &s->plain);
-    return s->text ? 0 : -ENOMEM;
+    s->args = param_names(text, s->start, open, s->end - 1, &s->returns);
+    if (!s->text || !s->args) {
+        signature_fini(s);
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+void signature_fini(struct signature *s)
+{
+    free(s->text);
+    free(s->args);
+    s->text = s->args = NULL;
 }

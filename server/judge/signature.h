@@ -8,6 +8,9 @@
  * by a parameter list; it starts at the first token after the previous `;`, `{` or `}` at
  * depth 0 (the return type) and ends at the list's closing parenthesis. A call or a use of
  * the name inside a function body is at depth 1 or more and never matches.
+ *
+ * A member (Java's methods) is searched at brace depth 1 instead: inside a class body, whose
+ * name is the identifier after the last `class` keyword at depth 0 before it.
  */
 #ifndef VERDICT_SIGNATURE_H
 #define VERDICT_SIGNATURE_H
@@ -16,15 +19,21 @@
 #include <stddef.h>
 
 struct signature {
-    size_t start; /* the declaration's first token (its return type) */
-    size_t end;   /* past its parameter list's closing parenthesis */
-    char *text;   /* its tokens, one space between two (none between two colons) (heap) */
-    bool plain;   /* only identifiers, numbers and < > , & * : and the one parameter list:
-                     nothing that could run, define, include or close a scope */
+    size_t start;    /* the declaration's first token (its return type) */
+    size_t end;      /* past its parameter list's closing parenthesis */
+    char *text;      /* its tokens, one space between two (none between two colons) (heap) */
+    bool plain;      /* only identifiers, numbers and < > , & * : and the one parameter list:
+                        nothing that could run, define, include or close a scope */
+    char *args;      /* its parameters' names, ", " between two (heap) */
+    bool returns;    /* its return type is not void */
+    char owner[128]; /* a member's class, or "" */
 };
 
 /* The last (a prompt ends with its entry's) or first (a program's own) declaration of name
- * in text. Returns 0 with *s filled (free s->text), -ENOENT when there is none, -ENOMEM. */
-int signature_find(const char *text, const char *name, bool last, struct signature *s);
+ * in text, at brace depth 0, or 1 for a member. Returns 0 with *s filled (signature_fini),
+ * -ENOENT when there is none, -ENOMEM. */
+int signature_find(const char *text, const char *name, bool last, bool member, struct signature *s);
+
+void signature_fini(struct signature *s);
 
 #endif

@@ -39,6 +39,11 @@ HARNESSES = {
                "def test_twice():\n    assert twice(2) == 4\n"),
     "ruby": ("isolated", "def twice(x)\n  2 * x\nend\n", "def twice(x)\n  x\nend\n",
              "raise 'wrong' unless twice(2) == 4\n"),
+    # Java's tests continue class Problem's body (the grader's setup opens it), as MultiPL-E's
+    "java": ("isolated", "class Problem {\n    static long twice(long x) { return 2 * x; }\n}\n",
+             "class Problem {\n    static long twice(long x) { return x; }\n}\n",
+             "    public static void main(String[] a) {\n        assert twice(2) == 4;\n    }\n}\n"
+             "class Main { public static void main(String[] a) { Problem.main(a); } }\n"),
 }
 
 # One problem row per kind of /submit, inline (config.provided_data).

@@ -15,52 +15,84 @@ static void test_prompt_last(void)
                          "// f(3) == 4\nstd::vector<std::vector<long>> f(std::vector<long> v, "
                          "const std::string &s) {\n";
     struct signature s;
-    ASSERT_INT_EQ(signature_find(prompt, "f", true, &s), 0);
+    ASSERT_INT_EQ(signature_find(prompt, "f", true, false, &s), 0);
     ASSERT_STR_EQ(s.text, "std :: vector < std :: vector < long > > f ( std :: vector < long > v "
                           ", const std :: string & s )");
     ASSERT_TRUE(s.plain);
     ASSERT_TRUE(strncmp(prompt + s.start, "std::vector<std::vector", 23) == 0);
-    free(s.text);
+    signature_fini(&s);
 }
 
 static void test_code_first_and_plain(void)
 {
     struct signature s;
-    ASSERT_INT_EQ(signature_find("long g(long x);\nlong g(long x) { return x; }\n", "g", false, &s),
-                  0);
+    ASSERT_INT_EQ(
+        signature_find("long g(long x);\nlong g(long x) { return x; }\n", "g", false, false, &s),
+        0);
     ASSERT_STR_EQ(s.text, "long g ( long x )");
     ASSERT_TRUE(s.plain);
-    free(s.text);
+    signature_fini(&s);
     static const char *const smuggled[] = {
         "long g(long x = ([] { exit(0); return 0; }())) { return x; }\n",
         "long g(const char *s = \"x\") { return 0; }\n",
         "__attribute__((constructor)) long g(long x) { return x; }\n",
     };
     for (size_t i = 0; i < sizeof(smuggled) / sizeof(smuggled[0]); i++) {
-        ASSERT_INT_EQ(signature_find(smuggled[i], "g", false, &s), 0);
+        ASSERT_INT_EQ(signature_find(smuggled[i], "g", false, false, &s), 0);
         ASSERT_FALSE(s.plain);
-        free(s.text);
+        signature_fini(&s);
     }
     /* a preprocessor line inside the declaration is never copied */
-    ASSERT_INT_EQ(
-        signature_find("long g(long x\n#define assert(x)\n) { return x; }\n", "g", false, &s), 0);
+    ASSERT_INT_EQ(signature_find("long g(long x\n#define assert(x)\n) { return x; }\n", "g", false,
+                                 false, &s),
+                  0);
     ASSERT_STR_EQ(s.text, "long g ( long x )");
-    free(s.text);
+    signature_fini(&s);
+}
+
+/* Java: a member at depth 1, its class, its parameters' names, a void return */
+static void test_member(void)
+{
+    const char *prompt = "import java.util.*;\nclass Problem {\n    // >>> f(g(1), 2)\n"
+                         "    static long g(long x) { return f(x, 1); }\n"
+                         "    public static HashMap<String, ArrayList<Long>> f(Map<Long, Long> m, "
+                         "long[] xs, long... rest) {\n";
+    struct signature s;
+    ASSERT_INT_EQ(signature_find(prompt, "f", true, true, &s), 0);
+    ASSERT_STR_EQ(s.text, "public static HashMap < String , ArrayList < Long > > f ( Map < Long , "
+                          "Long > m , long [ ] xs , long . . . rest )");
+    ASSERT_STR_EQ(s.args, "m, xs, rest");
+    ASSERT_STR_EQ(s.owner, "Problem");
+    ASSERT_TRUE(s.returns);
+    ASSERT_FALSE(s.plain); /* brackets and dots */
+    signature_fini(&s);
+    ASSERT_INT_EQ(signature_find("class A { void h() {} }\nclass B {\n public void h(int a) {", "h",
+                                 true, true, &s),
+                  0);
+    ASSERT_STR_EQ(s.owner, "B");
+    ASSERT_STR_EQ(s.args, "a");
+    ASSERT_FALSE(s.returns);
+    signature_fini(&s);
+    /* at depth 0 a member is not found, and a member search skips a free function */
+    ASSERT_INT_EQ(signature_find(prompt, "f", true, false, &s), -ENOENT);
+    ASSERT_INT_EQ(signature_find("long f(long x) { return x; }\n", "f", true, true, &s), -ENOENT);
 }
 
 static void test_none(void)
 {
     struct signature s;
-    ASSERT_INT_EQ(signature_find("int main() { return f(1); }\n// int f(int)\n", "f", true, &s),
-                  -ENOENT);
-    ASSERT_INT_EQ(signature_find("int x = f(2);\n", "f", false, &s), -ENOENT);
-    ASSERT_INT_EQ(signature_find("", "f", false, &s), -ENOENT);
+    ASSERT_INT_EQ(
+        signature_find("int main() { return f(1); }\n// int f(int)\n", "f", true, false, &s),
+        -ENOENT);
+    ASSERT_INT_EQ(signature_find("int x = f(2);\n", "f", false, false, &s), -ENOENT);
+    ASSERT_INT_EQ(signature_find("", "f", false, false, &s), -ENOENT);
 }
 
 int main(void)
 {
     TEST_RUN(test_prompt_last);
     TEST_RUN(test_code_first_and_plain);
+    TEST_RUN(test_member);
     TEST_RUN(test_none);
     return TEST_EXIT();
 }
