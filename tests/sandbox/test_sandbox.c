@@ -305,6 +305,43 @@ static void test_grader(void)
     ASSERT_INT_EQ(host_job_processes(), 0);
 }
 
+/* A compiled grader's archive (runners/job.h): where grader_argv[0] is an absolute path, that
+ * file runs and reads the archive at fd 5, sealed; the program holds no fd 5, and the grader
+ * no fd past it. */
+static void test_grader_archive(void)
+{
+    struct outcome o;
+    const char *prog[] = {"/bin/sh", "-c",
+                          "cat /dev/fd/5 >&2 && echo 'program read it' >&2; "
+                          "[ -e /proc/$$/fd/5 ] && echo 'program fd 5' >&2; echo x >&4",
+                          NULL};
+    const char *grader[] = {"/bin/sh", "-c",
+                            "read x <&3; echo \"archive: $(cat /dev/fd/5)\"; "
+                            "echo more >>/dev/fd/5 || echo sealed; for i in 3 4 5 6 7 8 9; do "
+                            "[ -e /proc/$$/fd/$i ] && echo \"fd $i\"; done; exit 0",
+                            NULL};
+    static const char archive[] = "the tests' jar";
+    struct job j = {.argc = 3,
+                    .argv = prog,
+                    .grader_argc = 3,
+                    .grader_argv = grader,
+                    .grader_exe = (const uint8_t *)archive,
+                    .grader_exe_len = sizeof(archive) - 1};
+    run(&j, &o);
+    ASSERT_INT_EQ(o.res.status, JOB_OK);
+    ASSERT_STR_CONTAINS(o.out, "archive: the tests' jar\n");
+    ASSERT_STR_CONTAINS(o.out, "sealed\n");
+    ASSERT_STR_CONTAINS(o.out, "fd 3\nfd 4\nfd 5\n");
+    ASSERT_TRUE(strstr(o.out, "fd 6") == NULL && strstr(o.out, "fd 7") == NULL);
+    char err[4096];
+    size_t n = o.res.err_len < sizeof(err) - 1 ? o.res.err_len : sizeof(err) - 1;
+    memcpy(err, o.res.err, n);
+    err[n] = '\0';
+    ASSERT_TRUE(strstr(err, "program read it") == NULL && strstr(err, "program fd 5") == NULL);
+    ASSERT_TRUE(strstr(err, "tests' jar") == NULL);
+    done(&o);
+}
+
 static void test_cpu_limit(void)
 {
     struct outcome o;
@@ -824,6 +861,7 @@ int main(int argc, char **argv)
     TEST_RUN(test_streams_by_name);
     TEST_RUN(test_exit_and_signal);
     TEST_RUN(test_grader);
+    TEST_RUN(test_grader_archive);
     TEST_RUN(test_cpu_limit);
     TEST_RUN(test_wall_limit);
     TEST_RUN(test_memory_limit);
