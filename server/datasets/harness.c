@@ -610,23 +610,26 @@ static const char *problem_class(const char *s)
 
 /* A whole Java, C# or Scala answer that brings the class Problem the prompt opens: the
  * prompt's text before its class header (imports), the answer's text before its class (its
- * own imports), the prompt's header, then the class's body; what follows the answer's class
- * goes after the tests (*trailing), its declarations only. NULL (nothing to unwrap) when either has
- * no such class. */
-static char *unwrap_problem(const char *prefix, const char *code, char **trailing)
+ * own imports), the declarations that follow the answer's class (helper classes; its
+ * top-level statements dropped), the prompt's header, then the class's body. What follows the
+ * class goes before it, never after the tests: a graded harness's tests are the problem's
+ * alone (server/judge/graded.h), and the languages take their classes in any order. NULL
+ * (nothing to unwrap) when either has no such class. */
+static char *unwrap_problem(const char *prefix, const char *code)
 {
     const char *ph = problem_class(prefix), *ch = problem_class(code);
     const char *open = ch ? strchr(ch, '{') : NULL, *close = open ? close_of(open) : NULL;
-    *trailing = NULL;
     if (!ph || !close)
         return NULL;
-    char *out = NULL;
-    if (asprintf(&out, "%.*s%.*s%s\n%.*s", (int)(ph - prefix), prefix, (int)(ch - code), code, ph,
-                 (int)(close - open - 1), open + 1) < 0)
+    char *trailing = strdup(close + 1), *out = NULL;
+    if (!trailing)
         return NULL;
-    *trailing = strdup(close + 1);
-    if (*trailing)
-        keep_declarations(*trailing);
+    keep_declarations(trailing);
+    if (asprintf(&out, "%.*s%.*s%s%s%s\n%.*s", (int)(ph - prefix), prefix, (int)(ch - code), code,
+                 trailing, *skip_space(trailing) ? "\n" : "", ph, (int)(close - open - 1),
+                 open + 1) < 0)
+        out = NULL;
+    free(trailing);
     return out;
 }
 
@@ -734,21 +737,14 @@ static void build_harness(const struct json *p, const char *lang, const char *ba
     char *own = whole && strcmp(base, "rust") == 0 ? rust_module(h->code) : NULL;
     if (whole)
         drop_reopening(base, prefix, h->code);
-    char *trailing = NULL, *code = NULL, *joined_after = NULL;
+    char *code = NULL;
     if (whole &&
         (strcmp(base, "java") == 0 || strcmp(base, "csharp") == 0 || strcmp(base, "scala") == 0))
-        code = unwrap_problem(prefix, h->code, &trailing);
+        code = unwrap_problem(prefix, h->code);
     if (!code && asprintf(&code, "%s%s%s%s", prefix, whole && *prefix ? "\n" : "",
                           own ? own : h->code, brace_to_code ? "\n}\n" : "") < 0)
         code = NULL;
     free(own);
-    if (trailing && *skip_space(trailing)) {
-        if (asprintf(&joined_after, "%s\n%s", after, trailing) >= 0)
-            after = joined_after;
-        else
-            joined_after = NULL;
-    }
-    free(trailing);
     if (code && strcmp(base, "go") == 0) {
         /* merged with the tests, since those use packages too (testing, assert) */
         char *joined = NULL, *fixed = NULL;
@@ -777,7 +773,6 @@ static void build_harness(const struct json *p, const char *lang, const char *ba
             h->program = NULL;
         free(code);
     }
-    free(joined_after);
 }
 
 int harness_build(const struct json *p, const char *completion, const char *language,

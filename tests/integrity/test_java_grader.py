@@ -272,6 +272,10 @@ SUBMITTED = {
     "own_main_exit": ("class Problem {\n    " + HE0_HEAD + "        return true;\n    }\n"
                       "    public static void main(String[] a) { System.exit(0); }\n}\n"),
     "wrong": "class Problem {\n    " + HE0_HEAD + "        return true;\n    }\n}\n",
+    # A class after the answer's own that would clash with the grader's: were it joined to the
+    # tests, the grader would not compile and the problem would fall back to exit status
+    "class_to_break_the_grader": ("class Problem {\n    " + HE0_HEAD + "        System.exit(0); return true;\n"
+                                  "    }\n}\nclass VerdictGrader {}\n"),
 }
 
 

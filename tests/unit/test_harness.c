@@ -289,12 +289,15 @@ static void test_whole_answers(void)
         "class Demo\n{\n    public static void main(String[] a) {\n    }\n}\n"
         "println(add(\n    2))\n// done\n```\n";
     ASSERT_INT_EQ(harness_build(p, answer, NULL, HARNESS_EXTRACT, &h, err), 0);
+    /* the answer's other classes go before the class, never into the tests (a grader's
+     * tests are the problem's alone) */
     ASSERT_STR_EQ(req_str(&h, "code"),
-                  "import java.util.*;\nimport java.math.*;\n\nclass Problem {\n\n\n"
+                  "import java.util.*;\nimport java.math.*;\n\n\nclass Helper {}\nclass Demo\n{\n}"
+                  "\n\nclass Problem {\n\n\n"
                   "    public static long add(long a) {\n        return a + 1; // }\n    }\n");
     ASSERT_STR_EQ(req_str(&h, "harness"),
                   "\n    public static void main(String[] args) {\n    assert(add(1l) == 2l);\n"
-                  "    }\n\n}\n\n\nclass Helper {}\nclass Demo\n{\n}\n");
+                  "    }\n\n}\n");
     harness_fini(&h);
     /* a bare method goes inside the prompt's class */
     ASSERT_INT_EQ(harness_build(p,
