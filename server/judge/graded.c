@@ -18,12 +18,12 @@
 #define MAX_EXE (64u << 20) /* a grader's executable, at most (the job carries it) */
 
 /* tmpl with every {name} of names filled with its value (heap), or NULL. */
-static char *fill(const char *tmpl, int n, const char *const names[], const char *const vals[])
+static char *fill(const char *tmpl, size_t n, const char *const names[], const char *const vals[])
 {
     struct buf b;
     buf_init(&b, 0);
     for (const char *p = tmpl; *p;) {
-        int k = 0;
+        size_t k = 0;
         for (; k < n; k++)
             if (strncmp(p, names[k], strlen(names[k])) == 0)
                 break;
@@ -49,10 +49,12 @@ static const char *tests_of(const char *t)
 
 /* The placeholders of a layout (the grader's source) and of a join (the program's): the same
  * values, but {code} for {program} (languages/README.md, "A compiled grader"). */
-static const char *const fields[] = {"{program}", "{setup}", "{signature}", "{entry}",
-                                     "{tests}",   "{args}",  "{return}",    "{class}"};
-static const char *const joins[] = {"{code}",  "{setup}", "{signature}", "{entry}",
-                                    "{tests}", "{args}",  "{return}",    "{class}"};
+static const char *const fields[] = {"{program}", "{setup}",  "{signature}", "{entry}", "{tests}",
+                                     "{args}",    "{return}", "{cast}",      "{class}"};
+static const char *const joins[] = {"{code}", "{setup}",  "{signature}", "{entry}", "{tests}",
+                                    "{args}", "{return}", "{cast}",      "{class}"};
+#define NFIELDS (sizeof(fields) / sizeof(fields[0]))
+_Static_assert(NFIELDS == sizeof(joins) / sizeof(joins[0]), "a join's placeholders are a layout's");
 
 /* code with each brace it leaves open closed (heap), at least one when the tests closed one
  * (closing): a continuation of the prompt's open function, a whole answer of Java's whose
@@ -108,23 +110,28 @@ int graded_plan(const struct lang *l, const struct judge_request *r, struct grad
                              : strdup(lg->default_setup ? lg->default_setup : "");
     if (setup) {
         const char *tests = tests_of(r->harness);
-        const char *vals[] = {lg->program,
-                              setup,
-                              sig.text,
-                              r->entry_point,
-                              tests,
-                              sig.args,
-                              sig.returns ? "return " : "",
-                              sig.owner};
-        g->grader_source = fill(lg->layout, 8, fields, vals);
+        char *cast = NULL;
+        if (asprintf(&cast, "(%s)", sig.type) < 0)
+            cast = NULL;
+        const char *vals[NFIELDS] = {lg->program,
+                                     setup,
+                                     sig.text,
+                                     r->entry_point,
+                                     tests,
+                                     sig.args,
+                                     sig.returns ? "return " : "",
+                                     sig.returns && cast ? cast : "",
+                                     sig.owner};
+        g->grader_source = cast ? fill(lg->layout, NFIELDS, fields, vals) : NULL;
         /* the code's open braces closed: tests that close the prompt's open function close
          * the program's, and a member's class is closed by the tests too (Java's) */
         char *code = close_open(r->code, tests != r->harness);
         if (code) {
             vals[0] = code;
-            g->program_source = fill(lg->join, 8, joins, vals);
+            g->program_source = fill(lg->join, NFIELDS, joins, vals);
         }
         free(code);
+        free(cast);
     }
     free(setup);
     signature_fini(&sig);

@@ -93,6 +93,33 @@ static char *param_names(const char *text, size_t start, size_t open, size_t clo
     return buf_take(&b, NULL);
 }
 
+/* The return type: the tokens from start to the name at name_at, less the leading modifiers
+ * (C#'s and Java's), one space between two (heap). */
+static char *return_type(const char *text, size_t start, size_t name_at)
+{
+    static const char *const modifiers[] = {"public",   "private", "protected",   "internal",
+                                            "static",   "final",   "virtual",     "override",
+                                            "abstract", "sealed",  "extern",      "unsafe",
+                                            "new",      "async",   "synchronized"};
+    struct lexer l;
+    lex_from(&l, text, start);
+    struct buf b;
+    buf_init(&b, 0);
+    bool leading = true;
+    for (struct lex_tok t = lex_next(&l); t.kind != TOK_END && t.at < name_at; t = lex_next(&l)) {
+        bool modifier = false;
+        for (size_t i = 0; leading && i < sizeof(modifiers) / sizeof(modifiers[0]); i++)
+            modifier = modifier || lex_is(&l, t, modifiers[i]);
+        if (modifier)
+            continue;
+        leading = false;
+        if (b.len > 0)
+            buf_append(&b, " ", 1);
+        buf_append(&b, text + t.at, t.len);
+    }
+    return buf_take(&b, NULL);
+}
+
 int signature_find(const char *text, const char *name, bool last, bool member, struct signature *s)
 {
     memset(s, 0, sizeof(*s));
@@ -100,7 +127,7 @@ int signature_find(const char *text, const char *name, bool last, bool member, s
     lex_init(&l, text, LEX_C);
     int depth = 0, parens = 0, want = member ? 1 : 0;
     bool found = false, at_start = true, after_class = false;
-    size_t stmt = 0, open = 0;
+    size_t stmt = 0, open = 0, name_at = 0;
     char owner[sizeof(s->owner)] = "";
     struct lex_tok prev = {0, 0, TOK_END};
     for (struct lex_tok t = lex_next(&l); t.kind != TOK_END; prev = t, t = lex_next(&l)) {
@@ -130,6 +157,7 @@ int signature_find(const char *text, const char *name, bool last, bool member, s
             s->start = stmt;
             s->end = close.at + 1;
             open = paren.at;
+            name_at = t.at;
             snprintf(s->owner, sizeof(s->owner), "%s", member ? owner : "");
             found = true;
             if (!last)
@@ -140,7 +168,8 @@ int signature_find(const char *text, const char *name, bool last, bool member, s
         return -ENOENT;
     s->text = join_tokens(text, s->start, s->end, &s->plain);
     s->args = param_names(text, s->start, open, s->end - 1, &s->returns);
-    if (!s->text || !s->args) {
+    s->type = return_type(text, s->start, name_at);
+    if (!s->text || !s->args || !s->type) {
         signature_fini(s);
         return -ENOMEM;
     }
@@ -151,5 +180,6 @@ void signature_fini(struct signature *s)
 {
     free(s->text);
     free(s->args);
-    s->text = s->args = NULL;
+    free(s->type);
+    s->text = s->args = s->type = NULL;
 }

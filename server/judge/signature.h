@@ -25,6 +25,7 @@ struct signature {
     bool plain;      /* only identifiers, numbers and < > , & * : and the one parameter list:
                         nothing that could run, define, include or close a scope */
     char *args;      /* its parameters' names, ", " between two (heap) */
+    char *type;      /* its return type, less modifiers (public, static...) (heap) */
     bool returns;    /* its return type is not void */
     char owner[128]; /* a member's class, or "" */
 };

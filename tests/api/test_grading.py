@@ -44,6 +44,9 @@ HARNESSES = {
              "class Problem {\n    static long twice(long x) { return x; }\n}\n",
              "    public static void main(String[] a) {\n        assert twice(2) == 4;\n    }\n}\n"
              "class Main { public static void main(String[] a) { Problem.main(a); } }\n"),
+    "csharp": ("isolated", "class Problem {\n    static long twice(long x) { return 2 * x; }\n}\n",
+               "class Problem {\n    static long twice(long x) { return x; }\n}\n",
+               "    public static void Main(string[] a) {\n        Debug.Assert(twice(2) == 4);\n    }\n}\n"),
 }
 
 # One problem row per kind of /submit, inline (config.provided_data).

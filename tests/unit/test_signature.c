@@ -62,6 +62,7 @@ static void test_member(void)
     ASSERT_STR_EQ(s.text, "public static HashMap < String , ArrayList < Long > > f ( Map < Long , "
                           "Long > m , long [ ] xs , long . . . rest )");
     ASSERT_STR_EQ(s.args, "m, xs, rest");
+    ASSERT_STR_EQ(s.type, "HashMap < String , ArrayList < Long > >");
     ASSERT_STR_EQ(s.owner, "Problem");
     ASSERT_TRUE(s.returns);
     ASSERT_FALSE(s.plain); /* brackets and dots */
@@ -70,6 +71,7 @@ static void test_member(void)
                                  true, true, &s),
                   0);
     ASSERT_STR_EQ(s.owner, "B");
+    ASSERT_STR_EQ(s.type, "void");
     ASSERT_STR_EQ(s.args, "a");
     ASSERT_FALSE(s.returns);
     signature_fini(&s);
