@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""What a compiled grader costs (docs/integrity/cpp.md, docs/integrity/java.md): a
+"""What a compiled grader costs (docs/integrity/cpp.md, java.md, csharp.md): a
 language's function-harness samples judged by `verdict bench` with two builds side by side,
 one without the grader (C++: a build from before it, whose tests are sealed into the program;
 or BIN:off, a build run with VERDICT_COMPILED_GRADERS=off: Java's tests joined after the code,
@@ -15,9 +15,9 @@ It asserts nothing (a benchmark).
 
 usage: compiled_grader_cost.py LANG BEFORE_BIN[:off] BEFORE_LANGUAGES AFTER_BIN AFTER_LANGUAGES
        [ROUNDS=3] [J=nproc] [N=all]   (root: verdict uses cells; N: the first N problems)
-LANG: cpp (HumanEval-X's C++ canonical solutions, ../shared/datasets/humaneval-x) or java
-(MultiPL-E's HumanEval in Java, ../shared/more-datasets: its chat answers, right or wrong,
-since it has no references). A C++ build from before: `git worktree add /tmp/before f5e11ea`
+LANG: cpp (HumanEval-X's C++ canonical solutions, ../shared/datasets/humaneval-x), java or
+csharp (MultiPL-E's HumanEval in Java or C#, ../shared/more-datasets: its chat answers, right
+or wrong, since it has no references). A C++ build from before: `git worktree add /tmp/before f5e11ea`
 and build it there.
 """
 import gzip
@@ -41,6 +41,8 @@ LANGS = {
             "task_id", "canonical_solution", "main"),
     "java": ("multiple_java", os.path.join(MORE, "multipl-e", "humaneval-java.jsonl"),
              "name", "gpt_solution", "main.jar"),
+    "csharp": ("multiple_cs", os.path.join(MORE, "multipl-e", "humaneval-cs.jsonl"),
+               "name", "gpt_solution", "main.exe"),
 }
 
 
