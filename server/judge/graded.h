@@ -11,14 +11,16 @@
  * compiles once), into a private entry (the server's alone: its executable holds the expected
  * values), at the same time as the program, and its executable travels in the job to be run
  * from memory as the second uid (runners/job.h). The program is the code joined to the
- * template's host ({code}, {signature}, {entry}), which serves the grader's calls.
+ * template's host ({code} and the layout's other placeholders), which serves the grader's
+ * calls.
  *
  * Where the declaration comes from decides who answers for a grader that does not compile:
  * - from harness_setup (a problem's prompt, which the candidate cannot change): every input of
  *   the grader is the problem's, so a grader that does not compile is ours (a signature the
  *   codecs cannot carry, tests that use more than the entry point): the caller judges the
  *   request in-process instead (server/judge/seal), as deterministically as the grader's
- *   source (the cache keeps the CE);
+ *   source (the cache keeps the CE), or, in a language without a seal (Java, C#), answers CE
+ *   for the problem: its tests joined to the code would let the code exit before them;
  * - from the code (a bare /v1/judge harness without setup: the program's first declaration of
  *   the entry point, which must be plain, signature.h): CE, the program's.
  */

@@ -559,6 +559,28 @@ static void unbuild(struct judging *j)
     j->res->grading = in_process(j->r->lang);
 }
 
+/* The problem's own grader did not compile, in a language without a seal (graded.h): its tests
+ * do not compile against its own declaration (a broken translation: a literal out of range, a
+ * type that does not exist). CE, with the grader's compiler output: judged by exit status
+ * instead, an answer could declare what the tests lack and then exit 0 before them. */
+static int problem_ce(struct judging *j)
+{
+    struct judge_compile *c = &j->res->compile;
+    free(c->output);
+    c->output = NULL;
+    c->built = true;
+    c->verdict = VERDICT_CE;
+    char what[ERR_LEN];
+    snprintf(what, sizeof(what),
+             "the problem's tests do not compile against its own declaration of %.128s",
+             j->r->entry_point);
+    fail(j->res, VERDICT_CE, what, NULL);
+    const char *why = j->gr.gp.message ? j->gr.gp.message : "";
+    if (asprintf(&c->output, "%s\n%s", j->res->message, why) < 0)
+        c->output = NULL;
+    return -EINVAL;
+}
+
 /* The program's build; with a compiled grader, the grader's at the same time (graded.h), and
  * the request judged in-process (sealed) when a grader of the problem's own does not compile. */
 static int build_program(struct judging *j)
@@ -569,10 +591,12 @@ static int build_program(struct judging *j)
     int rc = build_one(j);
     char why[ERR_LEN] = "";
     int g = graded_build_wait(j->env, &j->gr, why);
-    if (g == GRADED_IN_PROCESS) {
+    if (g == GRADED_IN_PROCESS && in_process(j->r->lang) == JUDGE_GRADING_IN_PROCESS) {
         unbuild(j);
         return (rc = assemble_source(j)) < 0 ? rc : build_one(j);
     }
+    if (g == GRADED_IN_PROCESS) /* no seal: joining the tests to the code would let it exit */
+        return problem_ce(j);
     if (rc < 0)
         return rc;
     if (g == GRADED_CE) {

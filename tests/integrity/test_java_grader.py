@@ -296,3 +296,20 @@ def test_submitted_control(srv):
                   "        return false;\n    }\n}\n", fence="java")
     assert_accepted(good)
     assert judged(good)["grading"] == "isolated", good
+
+
+def test_problem_whose_tests_do_not_compile(srv):
+    """MBPP 116's tests use a three-item javatuples Pair, which does not exist: its grader does
+    not compile. An answer that declares such a Pair itself (and exits 0) would make the tests
+    compile were they joined to it; judged by exit status, it would pass. Such a problem is CE
+    for every answer, the honest one included, with the grader's compiler output."""
+    attack = (IMPORTS + "class Pair<A, B, C> {\n    static <A, B, C> Pair<A, B, C> with(A a, B b, C c) "
+              "{ return new Pair<A, B, C>(); }\n}\nclass Problem {\n"
+              "    public static long tupleToInt(Pair<Long, Long, Long> nums) {\n"
+              "        System.exit(0);\n        return 0;\n    }\n}\n")
+    res = submit(srv, "multiple_mbpp_java", "mbpp_116_tuple_to_int", attack, fence="java")
+    j = judged(res)
+    assert not res.get("accepted") and j.get("reward") == 0, j
+    assert j["status"] == "CE" and "the problem's tests do not compile" in j["message"], j
+    assert "wrong number of type arguments" in j["compile_output"], j
+    assert j["grading"] == "isolated", j
