@@ -447,7 +447,7 @@ static class VerdictWire {
     /// <summary>A value for a declared object: integer long (BigInteger past 64 bits), float
     /// float where it is exactly one (MultiPL-E's C# writes floats), else double, list
     /// List&lt;object&gt;, map Dictionary&lt;object, object&gt;, set HashSet&lt;object&gt;, tuple a
-    /// Tuple of objects (up to 7).</summary>
+    /// Tuple (up to 7) typed by its items, as Tuple.Create would type them.</summary>
     static object Any(object w, int depth) {
         if (depth > MaxDepth) throw new Bad("nested deeper than " + MaxDepth);
         if (w == Null) return null;
@@ -470,9 +470,14 @@ static class VerdictWire {
         if (o != null && o.Only("tuple") != null) {
             List<object> items = Tagged(w, "tuple");
             if (items.Count < 1 || items.Count > Tuples.Length) throw new Bad("a tuple of " + items.Count);
-            var objs = new Type[items.Count];
-            for (int k = 0; k < objs.Length; k++) objs[k] = typeof(object);
-            return MakeTuple(items, 0, Tuples[items.Count - 1].MakeGenericType(objs));
+            // typed by its items, as Tuple.Create types the tests' own
+            var vals = new object[items.Count];
+            var types = new Type[items.Count];
+            for (int k = 0; k < vals.Length; k++) {
+                vals[k] = Any(items[k], depth + 1);
+                types[k] = vals[k] == null ? typeof(object) : vals[k].GetType();
+            }
+            return Activator.CreateInstance(Tuples[items.Count - 1].MakeGenericType(types), vals);
         }
         throw new Bad("not a value of the wire");
     }

@@ -254,6 +254,24 @@ def test_bare_judge_takes_the_code_declaration(srv):
     assert bad["tests"][0]["verdict"] == "WA", bad
 
 
+def test_arguments_convert_as_the_tests_call_would(srv):
+    """The host decodes each argument as the prompt declares it, then passes it as the tests'
+    call would: an answer declaring `double` or `Complex` where the prompt says `long` gets the
+    implicit conversion (MBPP 252's answers do), one declaring `int` gets nothing (C# has no
+    implicit long to int: the tests would not compile against it) and fails."""
+    setup = USINGS + "class Problem {\n    public static double Half(long x) {\n"
+    tests = "    public static void Main(string[] a) {\n        Debug.Assert(Half(9L) == 4.5);\n    }\n}\n"
+    answers = {"double": "class Problem {\n    public static double Half(double x) { return x / 2; }\n}\n",
+               "complex": "class Problem {\n    public static double Half(Complex x) { return x.Real / 2; }\n}\n",
+               "int": "class Problem {\n    public static double Half(int x) { return x / 2.0; }\n}\n"}
+    got = dict(zip(answers, in_parallel(lambda c: judge(srv, {
+        "language": "csharp", "code": USINGS + c, "harness": tests, "harness_setup": setup + "    }\n",
+        "entry_point": "Half", "limits": {"time_ms": 5000, "wall_ms": 20000}}), [(c,) for c in answers.values()])))
+    assert_accepted(got["double"])
+    assert_accepted(got["complex"])
+    assert got["int"]["reward"] == 0 and got["int"]["tests"][0]["verdict"] == "RE", got["int"]
+
+
 HE0 = "HumanEval_0_has_close_elements"
 HE0_HEAD = "public static bool HasCloseElements(List<float> numbers, float threshold) {\n"
 SUBMITTED = {
