@@ -261,6 +261,25 @@ def test_bare_judge_takes_the_code_declaration(srv):
     assert bad["tests"][0]["verdict"] == "WA", bad
 
 
+def test_arguments_convert_as_the_tests_call_would(srv):
+    """The host decodes each argument as the prompt declares it, then reflection passes it as
+    the tests' call would: an answer declaring `double` or `Long` where the prompt says `long`
+    gets it (widening, boxing), one declaring `int` does not (Java has no implicit long to int:
+    the tests would not compile against it) and fails."""
+    setup = IMPORTS + "class Problem {\n    public static double half(long x) {\n"
+    tests = ("    public static void main(String[] a) {\n        assert half(9l) == 4.5;\n    }\n}\n"
+             "class Main { public static void main(String[] a) { Problem.main(a); } }\n")
+    answers = {"double": "class Problem {\n    public static double half(double x) { return x / 2; }\n}\n",
+               "boxed": "class Problem {\n    public static double half(Long x) { return x / 2.0; }\n}\n",
+               "int": "class Problem {\n    public static double half(int x) { return x / 2.0; }\n}\n"}
+    got = dict(zip(answers, in_parallel(lambda c: judge(srv, {
+        "language": "java", "code": IMPORTS + c, "harness": tests, "harness_setup": setup + "    }\n",
+        "entry_point": "half", "limits": {"time_ms": 5000, "wall_ms": 20000}}), [(c,) for c in answers.values()])))
+    assert_accepted(got["double"])
+    assert_accepted(got["boxed"])
+    assert got["int"]["reward"] == 0 and got["int"]["tests"][0]["verdict"] == "RE", got["int"]
+
+
 # ---- the datasets' own problems through /submit --------------------------------------------
 
 HE0 = "HumanEval_0_has_close_elements"
