@@ -37,7 +37,9 @@ serve: release
 # the integrity suite (hundreds of attacks, each a real program judged) and the soak judge
 # programs more than they exercise verdict's own code paths, so they run once, on the release
 # build (the graders' server side, graded.c, lint.c, seal.c, is under ASan in the unit and API
-# tests). Under TSan: the unit tests (scheduler, cache, store writer), the
+# tests); so do the per-language runs (thirty toolchains through the cell's paths that the
+# sandbox test already takes under ASan) and the benchmarks' smoke runs (their drivers kept
+# from rotting: a sanitizer's build measures nothing). Under TSan: the unit tests (scheduler, cache, store writer), the
 # HTTP API (the server's poll thread, workers, scheduler, pool replacement, store writer,
 # `verdict bench`'s workers), the cli and the sandbox test (the pool); not the per-language
 # runs, which add no thread of verdict's, nor the hostile probes run inside sessions (the
@@ -45,7 +47,7 @@ serve: release
 # the memory budget of sandbox output, which a sanitizer's allocator measures badly).
 TSAN_TESTS = -L 'unit|api|cli|sandbox' -E '^(languages|compile|cuda|session_probes|api_hostile)$$'
 test: asan release tsan
-	ctest --preset asan -j $(JOBS) -LE 'datasets|soak|integrity'
+	ctest --preset asan -j $(JOBS) -LE 'datasets|soak|integrity|bench' -E '^languages$$'
 	ctest --preset release -j $(JOBS) -LE datasets_full
 	ctest --preset tsan -j $(JOBS) $(TSAN_TESTS)
 
