@@ -582,7 +582,8 @@ static int problem_ce(struct judging *j)
 }
 
 /* The program's build; with a compiled grader, the grader's at the same time (graded.h), and
- * the request judged in-process (sealed) when a grader of the problem's own does not compile. */
+ * the request judged in-process (sealed) when a grader of the problem's own does not compile,
+ * or CE where the language has no seal (problem_ce). */
 static int build_program(struct judging *j)
 {
     if (!j->compiled)
