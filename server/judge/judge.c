@@ -443,7 +443,22 @@ static int seal_source(struct judging *j)
 static int plan_compiled(struct judging *j)
 {
     char why[ERR_LEN] = "";
-    int rc = graded_plan(j->r->lang, j->r, &j->gr, why);
+    const struct judge_request *r = j->r;
+    int rc = graded_plan(r->lang, r, &j->gr, why);
+    /* a problem's setup that declares no entry point it names, in a language without a seal:
+     * the problem's CE, as for tests that do not compile (problem_ce) */
+    if (rc == -ENOENT && r->harness_setup && r->entry_point && *r->entry_point &&
+        in_process(r->lang) != JUDGE_GRADING_IN_PROCESS) {
+        snprintf(why, sizeof(why),
+                 "the problem's setup has no declaration of %.128s that a grader can call",
+                 r->entry_point);
+        fail(j->res, VERDICT_CE, why, NULL);
+        struct judge_compile *c = &j->res->compile;
+        c->built = true;
+        c->verdict = VERDICT_CE;
+        c->output = strdup(why);
+        return -EINVAL;
+    }
     if (rc == -ENOENT)
         return 1;
     if (rc == -EINVAL)

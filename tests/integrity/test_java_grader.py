@@ -332,3 +332,16 @@ def test_problem_whose_tests_do_not_compile(srv):
     assert j["status"] == "CE" and "the problem's tests do not compile" in j["message"], j
     assert "wrong number of type arguments" in j["compile_output"], j
     assert j["grading"] == "isolated", j
+
+
+def test_problem_whose_setup_declares_no_entry_point(srv):
+    """MBPP 568's prompt declares its entry point with `Optional.empty()` inside a type: no
+    declaration a grader can call. Judged by exit status, an answer declaring its own
+    `Object emptyList(long)` that exits 0 would pass (its tests compare with `.equals`, which
+    compiles against any type). Such a problem is CE for every answer."""
+    attack = (IMPORTS + "class Problem {\n    public static Object emptyList(long length) {\n"
+              "        System.exit(0);\n        return null;\n    }\n}\n")
+    res = submit(srv, "multiple_mbpp_java", "mbpp_568_empty_list", attack, fence="java")
+    j = judged(res)
+    assert not res.get("accepted") and j.get("reward") == 0, j
+    assert j["status"] == "CE" and "the problem's setup has no declaration of" in j["message"], j
