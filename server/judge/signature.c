@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,10 +39,11 @@ static char *join_tokens(const char *text, size_t start, size_t end, bool *plain
     *plain = true;
     for (struct lex_tok t = lex_next(&l); t.kind != TOK_END && t.at < end; t = lex_next(&l)) {
         bool number = t.kind == TOK_OTHER && isdigit((unsigned char)text[t.at]);
-        if (t.kind == '(')
+        if (t.kind == '(' && prev != '!') /* D's Tuple!(long, long) is a type */
             lists++;
         parens += t.kind == '(' ? 1 : t.kind == ')' ? -1 : 0;
-        if (!(t.kind == TOK_IDENT || number || (t.kind != TOK_OTHER && strchr("<>,&*:()", t.kind))))
+        if (!(t.kind == TOK_IDENT || number ||
+              (t.kind != TOK_OTHER && strchr("<>,&*:()[]!", t.kind))))
             *plain = false;
         if (b.len > 0 && !(prev == ':' && t.kind == ':'))
             buf_append(&b, " ", 1);
@@ -126,8 +128,8 @@ int signature_find(const char *text, const char *name, bool last, bool member, s
     struct lexer l;
     lex_init(&l, text, LEX_C);
     int depth = 0, parens = 0, want = member ? 1 : 0;
-    bool found = false, at_start = true, after_class = false;
-    size_t stmt = 0, open = 0, name_at = 0;
+    bool found = false, at_start = true, after_class = false, bang = false;
+    size_t stmt = 0, open = 0, name_at = 0, instance_end = SIZE_MAX;
     char owner[sizeof(s->owner)] = "";
     struct lex_tok prev = {0, 0, TOK_END};
     for (struct lex_tok t = lex_next(&l); t.kind != TOK_END; prev = t, t = lex_next(&l)) {
@@ -144,8 +146,15 @@ int signature_find(const char *text, const char *name, bool last, bool member, s
         } else if (t.kind == ';' && depth == want) {
             at_start = true;
         } else if (t.kind == '(' || t.kind == ')') {
+            /* a D template instance, Tuple!(long, long), ends a type too */
+            bang = bang || (t.kind == '(' && parens == 0 && prev.kind == '!');
             parens += t.kind == '(' ? 1 : (parens > 0 ? -1 : 0);
-        } else if (depth == want && parens == 0 && lex_is(&l, t, name) && ends_type(prev) &&
+            if (t.kind == ')' && parens == 0 && bang) {
+                instance_end = t.at;
+                bang = false;
+            }
+        } else if (depth == want && parens == 0 && lex_is(&l, t, name) &&
+                   (ends_type(prev) || (prev.kind == ')' && prev.at == instance_end)) &&
                    t.at > stmt) {
             struct lexer ahead = l;
             struct lex_tok paren = lex_next(&ahead);

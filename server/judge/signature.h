@@ -5,7 +5,8 @@
  * The text is walked by tokens (server/judge/lex: comments, literals and preprocessor lines
  * skipped). A declaration of name is the identifier at brace depth 0, outside any
  * parentheses, after a token that can end a type (an identifier, `>`, `*`, `&`), and followed
- * by a parameter list; it starts at the first token after the previous `;`, `{` or `}` at
+ * by a parameter list (or after a D template instance's `)`: `Tuple!(long, long) f(...)`);
+ * it starts at the first token after the previous `;`, `{` or `}` at
  * depth 0 (the return type) and ends at the list's closing parenthesis. A call or a use of
  * the name inside a function body is at depth 1 or more and never matches.
  *
@@ -22,7 +23,8 @@ struct signature {
     size_t start;    /* the declaration's first token (its return type) */
     size_t end;      /* past its parameter list's closing parenthesis */
     char *text;      /* its tokens, one space between two (none between two colons) (heap) */
-    bool plain;      /* only identifiers, numbers and < > , & * : and the one parameter list:
+    bool plain;      /* only identifiers, numbers and < > , & * : [ ] ! and the one parameter
+                        list (a D template instance's parentheses aside):
                         nothing that could run, define, include or close a scope */
     char *args;      /* its parameters' names, ", " between two (heap) */
     char *type;      /* its return type, less modifiers (public, static...) (heap) */

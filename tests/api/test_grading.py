@@ -47,6 +47,10 @@ HARNESSES = {
     "csharp": ("isolated", "class Problem {\n    static long twice(long x) { return 2 * x; }\n}\n",
                "class Problem {\n    static long twice(long x) { return x; }\n}\n",
                "    public static void Main(string[] a) {\n        Debug.Assert(twice(2) == 4);\n    }\n}\n"),
+    "d_ut": ("isolated", "long twice(long x) { return 2 * x; }\n", "long twice(long x) { return x; }\n",
+             "unittest\n{\n    assert(twice(2) == 4);\n}\nvoid main(){}\n"),
+    "d": ("isolated", "long twice(long x) { return 2 * x; }\n", "long twice(long x) { return x; }\n",
+          "void main()\n{\n    assert(twice(2) == 4);\n}\n"),
 }
 
 # One problem row per kind of /submit, inline (config.provided_data).

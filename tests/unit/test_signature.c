@@ -50,6 +50,27 @@ static void test_code_first_and_plain(void)
     signature_fini(&s);
 }
 
+/* D: a template instance ends a return type; its parentheses are no parameter list */
+static void test_d_template_instances(void)
+{
+    const char *prompt = "import std.typecons;\n/*\n >>> f(tuple(1L, 2L))\n*/\n"
+                         "Tuple!(long, Nullable!(string))[] f(Tuple!(long, long) p, long[string] m) \n";
+    struct signature s;
+    ASSERT_INT_EQ(signature_find(prompt, "f", true, false, &s), 0);
+    ASSERT_STR_EQ(s.text, "Tuple ! ( long , Nullable ! ( string ) ) [ ] f ( Tuple ! ( long , long ) "
+                          "p , long [ string ] m )");
+    ASSERT_STR_EQ(s.args, "p, m");
+    ASSERT_TRUE(s.plain && s.returns);
+    signature_fini(&s);
+    ASSERT_INT_EQ(signature_find("Nullable!(long) g(long x) { return x; }\n", "g", false, false, &s),
+                  0);
+    ASSERT_STR_EQ(s.text, "Nullable ! ( long ) g ( long x )");
+    ASSERT_TRUE(s.plain);
+    signature_fini(&s);
+    /* a call's parentheses end no type: (x) g(...) is no declaration */
+    ASSERT_INT_EQ(signature_find("long x = (1) g(2);\n", "g", false, false, &s), -ENOENT);
+}
+
 /* Java: a member at depth 1, its class, its parameters' names, a void return */
 static void test_member(void)
 {
@@ -94,6 +115,7 @@ int main(void)
 {
     TEST_RUN(test_prompt_last);
     TEST_RUN(test_code_first_and_plain);
+    TEST_RUN(test_d_template_instances);
     TEST_RUN(test_member);
     TEST_RUN(test_none);
     return TEST_EXIT();
