@@ -53,17 +53,19 @@ static void test_code_first_and_plain(void)
 /* D: a template instance ends a return type; its parentheses are no parameter list */
 static void test_d_template_instances(void)
 {
-    const char *prompt = "import std.typecons;\n/*\n >>> f(tuple(1L, 2L))\n*/\n"
-                         "Tuple!(long, Nullable!(string))[] f(Tuple!(long, long) p, long[string] m) \n";
+    const char *prompt =
+        "import std.typecons;\n/*\n >>> f(tuple(1L, 2L))\n*/\n"
+        "Tuple!(long, Nullable!(string))[] f(Tuple!(long, long) p, long[string] m) \n";
     struct signature s;
     ASSERT_INT_EQ(signature_find(prompt, "f", true, false, &s), 0);
-    ASSERT_STR_EQ(s.text, "Tuple ! ( long , Nullable ! ( string ) ) [ ] f ( Tuple ! ( long , long ) "
-                          "p , long [ string ] m )");
+    ASSERT_STR_EQ(s.text,
+                  "Tuple ! ( long , Nullable ! ( string ) ) [ ] f ( Tuple ! ( long , long ) "
+                  "p , long [ string ] m )");
     ASSERT_STR_EQ(s.args, "p, m");
     ASSERT_TRUE(s.plain && s.returns);
     signature_fini(&s);
-    ASSERT_INT_EQ(signature_find("Nullable!(long) g(long x) { return x; }\n", "g", false, false, &s),
-                  0);
+    ASSERT_INT_EQ(
+        signature_find("Nullable!(long) g(long x) { return x; }\n", "g", false, false, &s), 0);
     ASSERT_STR_EQ(s.text, "Nullable ! ( long ) g ( long x )");
     ASSERT_TRUE(s.plain);
     signature_fini(&s);
