@@ -50,9 +50,9 @@ static const char *tests_of(const char *t)
 /* The placeholders of a layout (the grader's source) and of a join (the program's): the same
  * values, but {code} for {program} (languages/README.md, "A compiled grader"). */
 static const char *const fields[] = {"{program}", "{setup}",  "{signature}", "{entry}", "{tests}",
-                                     "{args}",    "{return}", "{cast}",      "{class}"};
+                                     "{args}",    "{return}", "{cast}",      "{class}", "{type}"};
 static const char *const joins[] = {"{code}", "{setup}",  "{signature}", "{entry}", "{tests}",
-                                    "{args}", "{return}", "{cast}",      "{class}"};
+                                    "{args}", "{return}", "{cast}",      "{class}", "{type}"};
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 _Static_assert(NFIELDS == sizeof(joins) / sizeof(joins[0]), "a join's placeholders are a layout's");
 
@@ -121,7 +121,8 @@ int graded_plan(const struct lang *l, const struct judge_request *r, struct grad
                                      sig.args,
                                      sig.returns ? "return " : "",
                                      sig.returns && cast ? cast : "",
-                                     sig.owner};
+                                     sig.owner,
+                                     sig.type};
         g->grader_source = cast ? fill(lg->layout, NFIELDS, fields, vals) : NULL;
         /* the code's open braces closed: tests that close the prompt's open function close
          * the program's, and a member's class is closed by the tests too (Java's) */

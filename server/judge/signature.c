@@ -65,6 +65,7 @@ static char *param_names(const char *text, size_t start, size_t open, size_t clo
     struct buf b;
     buf_init(&b, 0);
     struct lex_tok last = {0, 0, TOK_END}, before_name = {0, 0, TOK_END}, prev = last;
+    struct lex_tok named = last; /* Scala's and Kotlin's `name : Type`: the name before `:` */
     int nest = 0;
     for (struct lex_tok t = lex_next(&l); t.kind != TOK_END && t.at <= close; t = lex_next(&l)) {
         if (t.at < open) {
@@ -80,13 +81,18 @@ static char *param_names(const char *text, size_t start, size_t open, size_t clo
                  t.at != close)
             nest--;
         if ((t.kind == ',' && nest == 0) || t.at == close) {
+            if (named.kind == TOK_IDENT)
+                last = named;
             if (last.kind == TOK_IDENT) {
                 if (b.len > 0)
                     buf_append(&b, ", ", 2);
                 buf_append(&b, text + last.at, last.len);
             }
-            last = (struct lex_tok){0, 0, TOK_END};
+            last = named = (struct lex_tok){0, 0, TOK_END};
         } else if (nest == 0) {
+            if (t.kind == ':' && named.kind == TOK_END && last.kind == TOK_IDENT &&
+                text[t.at + 1] != ':' && text[t.at - 1] != ':') /* not C++'s `::` */
+                named = last;
             last = t;
         }
     }
@@ -122,6 +128,31 @@ static char *return_type(const char *text, size_t start, size_t name_at)
     return buf_take(&b, NULL);
 }
 
+/* A return type after the parameter list (Scala's and Kotlin's `) : Type`), up to the `=` or
+ * `{` that starts the body: the end of the declaration past it, *type_at its first token's
+ * offset; else end as it is, *type_at 0. */
+static size_t trailing_type(const char *text, size_t end, size_t *type_at)
+{
+    struct lexer l;
+    lex_from(&l, text, end);
+    struct lex_tok colon = lex_next(&l);
+    *type_at = 0;
+    if (colon.kind != ':' || text[colon.at + 1] == ':')
+        return end;
+    size_t after = end;
+    int nest = 0;
+    for (struct lex_tok t = lex_next(&l); t.kind != TOK_END; t = lex_next(&l)) {
+        if (nest == 0 && (t.kind == '=' || t.kind == '{' || t.kind == ';'))
+            break;
+        nest += t.kind == '[' || t.kind == '(' || t.kind == '<' ? 1 : 0;
+        nest -= (t.kind == ']' || t.kind == ')' || t.kind == '>') && nest > 0 ? 1 : 0;
+        if (!*type_at)
+            *type_at = t.at;
+        after = t.at + t.len;
+    }
+    return *type_at ? after : end;
+}
+
 int signature_find(const char *text, const char *name, bool last, bool member, struct signature *s)
 {
     memset(s, 0, sizeof(*s));
@@ -139,7 +170,7 @@ int signature_find(const char *text, const char *name, bool last, bool member, s
         }
         if (depth == 0 && t.kind == TOK_IDENT && after_class)
             snprintf(owner, sizeof(owner), "%.*s", (int)t.len, text + t.at);
-        after_class = depth == 0 && lex_is(&l, t, "class");
+        after_class = depth == 0 && (lex_is(&l, t, "class") || lex_is(&l, t, "object"));
         if (t.kind == '{' || t.kind == '}') {
             depth += t.kind == '{' ? 1 : (depth > 0 ? -1 : 0);
             at_start = depth == want;
@@ -163,7 +194,11 @@ int signature_find(const char *text, const char *name, bool last, bool member, s
             struct lex_tok close = lex_match(&ahead, '(');
             if (close.kind != ')')
                 continue;
-            s->start = stmt;
+            /* Scala's and Kotlin's members need no `;` before them: `def` / `fun` starts one */
+            s->start =
+                prev.kind == TOK_IDENT && (lex_is(&l, prev, "def") || lex_is(&l, prev, "fun"))
+                    ? prev.at
+                    : stmt;
             s->end = close.at + 1;
             open = paren.at;
             name_at = t.at;
@@ -175,9 +210,13 @@ int signature_find(const char *text, const char *name, bool last, bool member, s
     }
     if (!found)
         return -ENOENT;
+    size_t close_at = s->end - 1, type_at = 0;
+    s->end = trailing_type(text, s->end, &type_at);
     s->text = join_tokens(text, s->start, s->end, &s->plain);
-    s->args = param_names(text, s->start, open, s->end - 1, &s->returns);
-    s->type = return_type(text, s->start, name_at);
+    s->args = param_names(text, s->start, open, close_at, &s->returns);
+    s->type = type_at ? return_type(text, type_at, s->end) : return_type(text, s->start, name_at);
+    if (type_at && s->type)
+        s->returns = strcmp(s->type, "Unit") != 0;
     if (!s->text || !s->args || !s->type) {
         signature_fini(s);
         return -ENOMEM;

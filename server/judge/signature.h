@@ -11,7 +11,11 @@
  * the name inside a function body is at depth 1 or more and never matches.
  *
  * A member (Java's methods) is searched at brace depth 1 instead: inside a class body, whose
- * name is the identifier after the last `class` keyword at depth 0 before it.
+ * name is the identifier after the last `class` (or Scala's `object`) keyword at depth 0
+ * before it; a member that follows a `def` or `fun` keyword starts there (Scala's and
+ * Kotlin's members need no `;` between them). Their parameters are named before a `:`, and
+ * a return type after the list (`) : Option[Long]`, up to the body's `=` or `{`) belongs to
+ * the declaration.
  */
 #ifndef VERDICT_SIGNATURE_H
 #define VERDICT_SIGNATURE_H
@@ -28,7 +32,7 @@ struct signature {
                         nothing that could run, define, include or close a scope */
     char *args;      /* its parameters' names, ", " between two (heap) */
     char *type;      /* its return type, less modifiers (public, static...) (heap) */
-    bool returns;    /* its return type is not void */
+    bool returns;    /* its return type is not void (nor Scala's Unit) */
     char owner[128]; /* a member's class, or "" */
 };
 

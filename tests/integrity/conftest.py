@@ -80,7 +80,7 @@ def code(s):
 
 # ---- sending submissions ---------------------------------------------------------------------
 
-def submit(srv, dataset, pid, code, fence="python", **config):
+def submit(srv, dataset, pid, code, fence="python", timeout=60, **config):
     """/submit with `code` as an answer fenced as `fence` (None: the completion as it is); the
     EvalResult (a 500, the sandbox's failure, is its {"detail"}: not judged). A fenced answer is
     sent as freeform (`extra.is_freeform`), which the HumanEval family needs: its default is
@@ -88,14 +88,15 @@ def submit(srv, dataset, pid, code, fence="python", **config):
     if fence:
         config.setdefault("extra", {"is_freeform": True})
     r = srv.post("/submit", {"dataset": dataset, "id": pid, "config": config,
-                             "completion": f"```{fence}\n{code}\n```" if fence else code})
+                             "completion": f"```{fence}\n{code}\n```" if fence else code},
+                 timeout=timeout)
     assert r.status_code in (200, 500), r.text
     return r.json()
 
 
-def judge(srv, body):
+def judge(srv, body, timeout=60):
     """/v1/judge; the result."""
-    r = srv.post("/v1/judge", body)
+    r = srv.post("/v1/judge", body, timeout=timeout)
     assert r.status_code == 200, r.text
     return r.json()
 

@@ -73,6 +73,31 @@ static void test_d_template_instances(void)
     ASSERT_INT_EQ(signature_find("long x = (1) g(2);\n", "g", false, false, &s), -ENOENT);
 }
 
+/* Scala: a member of an object, its parameters named before their types, its return type
+ * after them */
+static void test_scala_member(void)
+{
+    const char *prompt =
+        "import scala.collection.mutable._\nobject Problem {\n    // >>> f(1l)\n"
+        "    def g(x : Long) : Long = x\n"
+        "    def f(numbers : List[Float], m : Map[String,Long]) : Option[Tuple2[Long, "
+        "Long]] = {\n";
+    struct signature s;
+    ASSERT_INT_EQ(signature_find(prompt, "f", true, true, &s), 0);
+    ASSERT_STR_EQ(s.text,
+                  "def f ( numbers : List [ Float ] , m : Map [ String , Long ] ) : Option [ "
+                  "Tuple2 [ Long , Long ] ]");
+    ASSERT_STR_EQ(s.args, "numbers, m");
+    ASSERT_STR_EQ(s.type, "Option [ Tuple2 [ Long , Long ] ]");
+    ASSERT_STR_EQ(s.owner, "Problem");
+    ASSERT_TRUE(s.plain && s.returns);
+    signature_fini(&s);
+    ASSERT_INT_EQ(signature_find("object P {\n  def u(a : Long) : Unit = {\n", "u", true, true, &s),
+                  0);
+    ASSERT_FALSE(s.returns);
+    signature_fini(&s);
+}
+
 /* Java: a member at depth 1, its class, its parameters' names, a void return */
 static void test_member(void)
 {
@@ -118,6 +143,7 @@ int main(void)
     TEST_RUN(test_prompt_last);
     TEST_RUN(test_code_first_and_plain);
     TEST_RUN(test_d_template_instances);
+    TEST_RUN(test_scala_member);
     TEST_RUN(test_member);
     TEST_RUN(test_none);
     return TEST_EXIT();
