@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""What a compiled grader costs (docs/integrity/cpp.md, java.md, csharp.md, d.md): a
-language's function-harness samples judged by `verdict bench` with two builds side by side,
+"""What a compiled grader costs (docs/integrity/cpp.md, java.md, csharp.md, d.md, scala.md):
+a language's function-harness samples judged by `verdict bench` with two builds side by side,
 one without the grader (C++: a build from before it, whose tests are sealed into the program;
 or BIN:off, a build run with VERDICT_COMPILED_GRADERS=off: Java's tests joined after the code,
 judged by exit status, as before its grader) and
@@ -16,7 +16,8 @@ It asserts nothing (a benchmark).
 usage: compiled_grader_cost.py LANG BEFORE_BIN[:off] BEFORE_LANGUAGES AFTER_BIN AFTER_LANGUAGES
        [ROUNDS=3] [J=nproc] [N=all]   (root: verdict uses cells; N: the first N problems)
 LANG: cpp (HumanEval-X's C++ canonical solutions, ../shared/datasets/humaneval-x), java,
-csharp or d (MultiPL-E's HumanEval in Java, C# or D, ../shared/more-datasets: its chat answers, right
+csharp, d or scala (MultiPL-E's HumanEval in that language, ../shared/more-datasets: its
+chat answers, right
 or wrong, since it has no references). A C++ build from before: `git worktree add /tmp/before f5e11ea`
 and build it there.
 """
@@ -45,6 +46,8 @@ LANGS = {
                "name", "gpt_solution", "main.exe"),
     "d": ("multiple_d", os.path.join(MORE, "multipl-e", "humaneval-d.jsonl"),
           "name", "gpt_solution", "main"),
+    "scala": ("multiple_scala", os.path.join(MORE, "multipl-e", "humaneval-scala.jsonl"),
+              "name", "gpt_solution", "main.jar"),
 }
 
 

@@ -199,7 +199,7 @@ def test_multiple_chat_answers(env, lang, tmp_path):
 
 # The same for the other 15 languages (../shared/more-datasets): every CHAT_STRIDE-th problem
 # of each humaneval-<lang> file, from the first (every 4th; Java's and Scala's every 12th,
-# whose compiles cost seconds each: Java's are two a sample with its grader), which keeps them
+# whose compiles cost seconds each: two a sample, with their graders), which keeps them
 # to about five minutes on two cores. At least CHAT_MORE of those pass: what the full files' results give for the subset
 # (docs/design.md has the full counts), less one of margin (a few answers run close to their
 # CPU limit; CPU time, not load, decides their TLE, within the clock's grace). Where the
