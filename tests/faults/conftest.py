@@ -105,6 +105,20 @@ def namespace_holders(namespaces):
     return held
 
 
+def describe(pids):
+    """Each pid's name, state and parent, for a failure's message."""
+    out = []
+    for pid in sorted(pids):
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                fields = dict(l.split(":", 1) for l in f if ":" in l)
+            out.append(f"{pid} {fields['Name'].strip()} {fields['State'].strip()} "
+                       f"ppid {fields['PPid'].strip()}")
+        except (OSError, KeyError):
+            out.append(f"{pid} (gone)")
+    return "; ".join(out)
+
+
 def mounts_naming(*paths):
     """Mounts in this test's namespace whose source or mount point is under one of paths."""
     with open("/proc/self/mounts") as f:
