@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "runners/buf.h"
+#include "server/judge/goimports.h"
 #include "server/judge/lex.h"
 #include "server/judge/signature.h"
 
@@ -84,6 +85,15 @@ static char *close_open(const char *code, bool closing)
     return out;
 }
 
+/* *src with its Go imports made one block of what it uses (goimports.h); NULL when out of
+ * memory. */
+static void merge_imports(char **src)
+{
+    char *merged = goimports_fix(*src);
+    free(*src);
+    *src = merged;
+}
+
 int graded_plan(const struct lang *l, const struct judge_request *r, struct graded *g,
                 char why[ERR_LEN])
 {
@@ -124,9 +134,13 @@ int graded_plan(const struct lang *l, const struct judge_request *r, struct grad
                                      sig.owner,
                                      sig.type};
         g->grader_source = cast ? fill(lg->layout, NFIELDS, fields, vals) : NULL;
+        if (lg->go_imports && g->grader_source) /* the runtime's imports with the tests' */
+            merge_imports(&g->grader_source);
         /* the code's open braces closed: tests that close the prompt's open function close
          * the program's, and a member's class is closed by the tests too (Java's) */
         char *code = close_open(r->code, tests != r->harness);
+        if (lg->go_imports && code) /* the prompt's imports the tests alone used dropped */
+            merge_imports(&code);
         if (code) {
             vals[0] = code;
             g->program_source = fill(lg->join, NFIELDS, joins, vals);

@@ -285,6 +285,11 @@ static int get_compiled_grader(struct ctx *c, const struct json *obj, struct lan
     const struct json *member = json_get(obj, "member");
     if (member && !json_bool(member, &g->member))
         return fail(c, "grader.member", "must be true or false");
+    const char *imports = NULL;
+    if (json_get(obj, "imports") &&
+        (!json_str(json_get(obj, "imports"), &imports) || strcmp(imports, "go") != 0))
+        return fail(c, "grader.imports", "must be \"go\" (the only merge there is)");
+    g->go_imports = imports != NULL;
     return 0;
 }
 
@@ -292,7 +297,7 @@ static int get_grader(struct ctx *c, const struct json *obj, struct lang *l)
 {
     static const char *const fields[] = {
         "argv",   "program", "host",   "host_file",     "join",   "bytecode", "code_file",
-        "source", "compile", "layout", "default_setup", "member", NULL};
+        "source", "compile", "layout", "default_setup", "member", "imports", NULL};
     if (!obj)
         return 0;
     if (!json_is_object(obj))

@@ -12,8 +12,9 @@
  * - Go: `import` of os (and for go_test flag and testing) under aliases of ours right after
  *   the package clause; go_test gets a TestMain that refuses test-selecting flags (-test.run,
  * -test.skip, -test.list, -test.count) before and after m.Run; go renames the tests' `func main`.
- * The dataset harness joins Go code and tests into the code (one import block), so with blank tests
- * the whole text is searched: a second `main` or TestMain is a compile error, never a pass.
+ * go_test's code and tests are joined first with their imports made one block (goimports.h);
+ * with blank tests the whole text is searched: a second `main` or TestMain is a compile error,
+ * never a pass.
  * - Rust: the tests' invocations of std's macros become `::std::name!` (a candidate's
  *   macro_rules! of the same name cannot shadow a path); rust renames the tests' `fn main`;
  *   rust_test gets a sentinel #[test] in the module of the tests that calls every #[test]
@@ -40,6 +41,7 @@
 #include <sys/random.h>
 
 #include "runners/buf.h"
+#include "server/judge/goimports.h"
 #include "server/judge/lex.h"
 #include "server/util/sha256.h"
 
@@ -498,6 +500,12 @@ static int seal_go(const struct rule *r, const char *code, const char *tests,
     char *all = NULL;
     if (asprintf(&all, "%s\n%s", code, tests) < 0)
         return -ENOMEM;
+    if (r->entry == ENTRY_TESTMAIN) { /* one file: its imports one block of what it uses */
+        char *merged = goimports_fix(all);
+        free(all);
+        if (!(all = merged))
+            return -ENOMEM;
+    }
     size_t pkg = go_package_end(all), tests_at = strlen(code) + 1;
     bool blank = strspn(tests, " \t\r\n") == strlen(tests);
     struct c_entry e = {0};

@@ -36,19 +36,24 @@ static char *join_tokens(const char *text, size_t start, size_t end, bool *plain
     buf_init(&b, 0);
     int parens = 0, lists = 0;
     int prev = TOK_END;
+    struct lex_tok last = {0, 0, TOK_END};
     *plain = true;
     for (struct lex_tok t = lex_next(&l); t.kind != TOK_END && t.at < end; t = lex_next(&l)) {
         bool number = t.kind == TOK_OTHER && isdigit((unsigned char)text[t.at]);
         if (t.kind == '(' && prev != '!') /* D's Tuple!(long, long) is a type */
             lists++;
         parens += t.kind == '(' ? 1 : t.kind == ')' ? -1 : 0;
-        if (!(t.kind == TOK_IDENT || number ||
+        /* Go's empty interface{}: its braces open no scope */
+        bool empty_interface = (t.kind == '{' && lex_is(&l, last, "interface")) ||
+                               (t.kind == '}' && prev == '{');
+        if (!(t.kind == TOK_IDENT || number || empty_interface ||
               (t.kind != TOK_OTHER && strchr("<>,&*:()[]!", t.kind))))
             *plain = false;
         if (b.len > 0 && !(prev == ':' && t.kind == ':'))
             buf_append(&b, " ", 1);
         buf_append(&b, text + t.at, t.len);
         prev = t.kind;
+        last = t;
     }
     if (lists != 1 || parens != 0)
         *plain = false;
@@ -58,14 +63,16 @@ static char *join_tokens(const char *text, size_t start, size_t end, bool *plain
 /* The names of the parameters in the list text[open, close] (its parentheses): the last
  * identifier before each comma outside nested brackets (heap), and whether the return type
  * before open is void. */
-static char *param_names(const char *text, size_t start, size_t open, size_t close, bool *returns)
+static char *param_names(const char *text, size_t start, size_t open, size_t close, bool go,
+                         bool *returns)
 {
     struct lexer l;
     lex_from(&l, text, start);
     struct buf b;
     buf_init(&b, 0);
     struct lex_tok last = {0, 0, TOK_END}, before_name = {0, 0, TOK_END}, prev = last;
-    struct lex_tok named = last; /* Scala's and Kotlin's `name : Type`: the name before `:` */
+    struct lex_tok named = last; /* Scala's and Kotlin's `name : Type`: the name before `:`;
+                                    Go's `name Type` (or `a, b Type`): the first identifier */
     int nest = 0;
     for (struct lex_tok t = lex_next(&l); t.kind != TOK_END && t.at <= close; t = lex_next(&l)) {
         if (t.at < open) {
@@ -90,6 +97,8 @@ static char *param_names(const char *text, size_t start, size_t open, size_t clo
             }
             last = named = (struct lex_tok){0, 0, TOK_END};
         } else if (nest == 0) {
+            if (go && named.kind == TOK_END && t.kind == TOK_IDENT)
+                named = t;
             if (t.kind == ':' && named.kind == TOK_END && last.kind == TOK_IDENT &&
                 text[t.at + 1] != ':' && text[t.at - 1] != ':') /* not C++'s `::` */
                 named = last;
@@ -153,13 +162,37 @@ static size_t trailing_type(const char *text, size_t end, size_t *type_at)
     return *type_at ? after : end;
 }
 
+/* Go's result type after the parameter list (`) []int {`, `) (int, error) {`), up to the `{`
+ * that starts the body (an `interface {`'s or a `struct {`'s braces belong to the type): the
+ * end of the declaration past it, *type_at its first token's offset; else end, *type_at 0. */
+static size_t go_result(const char *text, size_t end, size_t *type_at)
+{
+    struct lexer l;
+    lex_from(&l, text, end);
+    size_t after = end;
+    int nest = 0;
+    bool literal = false; /* the last token was `interface` or `struct` */
+    *type_at = 0;
+    for (struct lex_tok t = lex_next(&l); t.kind != TOK_END; t = lex_next(&l)) {
+        if (nest == 0 && !literal && (t.kind == '{' || t.kind == ';' || t.kind == '='))
+            break;
+        nest += t.kind == '[' || t.kind == '(' || t.kind == '{' ? 1 : 0;
+        nest -= (t.kind == ']' || t.kind == ')' || t.kind == '}') && nest > 0 ? 1 : 0;
+        literal = t.kind == TOK_IDENT && (lex_is(&l, t, "interface") || lex_is(&l, t, "struct"));
+        if (!*type_at)
+            *type_at = t.at;
+        after = t.at + t.len;
+    }
+    return *type_at ? after : end;
+}
+
 int signature_find(const char *text, const char *name, bool last, bool member, struct signature *s)
 {
     memset(s, 0, sizeof(*s));
     struct lexer l;
     lex_init(&l, text, LEX_C);
     int depth = 0, parens = 0, want = member ? 1 : 0;
-    bool found = false, at_start = true, after_class = false, bang = false;
+    bool found = false, at_start = true, after_class = false, bang = false, go = false;
     size_t stmt = 0, open = 0, name_at = 0, instance_end = SIZE_MAX;
     char owner[sizeof(s->owner)] = "";
     struct lex_tok prev = {0, 0, TOK_END};
@@ -194,11 +227,13 @@ int signature_find(const char *text, const char *name, bool last, bool member, s
             struct lex_tok close = lex_match(&ahead, '(');
             if (close.kind != ')')
                 continue;
-            /* Scala's and Kotlin's members need no `;` before them: `def` / `fun` starts one */
-            s->start =
-                prev.kind == TOK_IDENT && (lex_is(&l, prev, "def") || lex_is(&l, prev, "fun"))
-                    ? prev.at
-                    : stmt;
+            /* Scala's and Kotlin's members need no `;` before them: `def` / `fun` starts one;
+             * Go's `func` starts a function */
+            go = prev.kind == TOK_IDENT && lex_is(&l, prev, "func");
+            s->start = prev.kind == TOK_IDENT && (lex_is(&l, prev, "def") ||
+                                                  lex_is(&l, prev, "fun") || go)
+                           ? prev.at
+                           : stmt;
             s->end = close.at + 1;
             open = paren.at;
             name_at = t.at;
@@ -211,12 +246,16 @@ int signature_find(const char *text, const char *name, bool last, bool member, s
     if (!found)
         return -ENOENT;
     size_t close_at = s->end - 1, type_at = 0;
-    s->end = trailing_type(text, s->end, &type_at);
+    s->end = go ? go_result(text, s->end, &type_at) : trailing_type(text, s->end, &type_at);
     s->text = join_tokens(text, s->start, s->end, &s->plain);
-    s->args = param_names(text, s->start, open, close_at, &s->returns);
-    s->type = type_at ? return_type(text, type_at, s->end) : return_type(text, s->start, name_at);
+    s->args = param_names(text, s->start, open, close_at, go, &s->returns);
+    s->type = type_at ? return_type(text, type_at, s->end)
+              : go    ? strdup("")
+                      : return_type(text, s->start, name_at);
     if (type_at && s->type)
         s->returns = strcmp(s->type, "Unit") != 0;
+    if (go)
+        s->returns = type_at != 0;
     if (!s->text || !s->args || !s->type) {
         signature_fini(s);
         return -ENOMEM;

@@ -155,7 +155,8 @@ static void test_go(void)
     char *out = seal("go_test", code, tests, &rc);
     ASSERT_INT_EQ(rc, 0);
     ASSERT_STR_CONTAINS(out, "package main\n\nimport (\n\tvflag \"flag\"\n\tvos \"os\"\n"
-                             "\tvtesting \"testing\"\n)\n\n\nimport \"testing\"");
+                             "\tvtesting \"testing\"\n)\n\n\nimport (\n\t\"testing\"\n)\n"
+                             "// a comment before the clause"); /* one block (goimports.h) */
     ASSERT_STR_CONTAINS(out, "func TestMain(verdictM *vtesting.M) {");
     ASSERT_STR_CONTAINS(out, "verdictRC := verdictM.Run()");
     free(out);

@@ -75,6 +75,38 @@ static void test_d_template_instances(void)
 
 /* Scala: a member of an object, its parameters named before their types, its return type
  * after them */
+/* Go: `func` starts the declaration, each parameter's name is its first identifier (`a, b
+ * float64` names two), the result type follows the list, an interface{}'s braces included */
+static void test_go(void)
+{
+    const char *prompt = "package main\n\nimport (\n    \"math\"\n)\n// >>> F(1)\n"
+                         "func g(x int) int { return x }\n"
+                         "func F(numbers []float64, a, b int, m map[string]interface{}) "
+                         "[]interface{} {\n";
+    struct signature s;
+    ASSERT_INT_EQ(signature_find(prompt, "F", true, false, &s), 0);
+    ASSERT_STR_EQ(s.text, "func F ( numbers [ ] float64 , a , b int , m map [ string ] interface "
+                          "{ } ) [ ] interface { }");
+    ASSERT_STR_EQ(s.args, "numbers, a, b, m");
+    ASSERT_STR_EQ(s.type, "[ ] interface { }");
+    ASSERT_TRUE(s.plain && s.returns);
+    signature_fini(&s);
+    /* no result: returns nothing; two results: a parenthesised list */
+    ASSERT_INT_EQ(signature_find("func f(x int) {\n", "f", true, false, &s), 0);
+    ASSERT_STR_EQ(s.type, "");
+    ASSERT_STR_EQ(s.args, "x");
+    ASSERT_TRUE(!s.returns);
+    signature_fini(&s);
+    ASSERT_INT_EQ(signature_find("func f(x int) (int, error) {\n", "f", true, false, &s), 0);
+    ASSERT_STR_EQ(s.type, "( int , error )");
+    ASSERT_TRUE(s.returns);
+    signature_fini(&s);
+    /* a struct literal's braces are a scope to an untrusted declaration: not plain */
+    ASSERT_INT_EQ(signature_find("func f(x struct{ a int }) int {\n", "f", true, false, &s), 0);
+    ASSERT_TRUE(!s.plain);
+    signature_fini(&s);
+}
+
 static void test_scala_member(void)
 {
     const char *prompt =
@@ -143,6 +175,7 @@ int main(void)
     TEST_RUN(test_prompt_last);
     TEST_RUN(test_code_first_and_plain);
     TEST_RUN(test_d_template_instances);
+    TEST_RUN(test_go);
     TEST_RUN(test_scala_member);
     TEST_RUN(test_member);
     TEST_RUN(test_none);
