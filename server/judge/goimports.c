@@ -203,4 +203,3 @@ char *goimports_fix(const char *src)
     free(blank);
     return out;
 }
-

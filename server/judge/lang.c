@@ -297,7 +297,7 @@ static int get_grader(struct ctx *c, const struct json *obj, struct lang *l)
 {
     static const char *const fields[] = {
         "argv",   "program", "host",   "host_file",     "join",   "bytecode", "code_file",
-        "source", "compile", "layout", "default_setup", "member", "imports", NULL};
+        "source", "compile", "layout", "default_setup", "member", "imports",  NULL};
     if (!obj)
         return 0;
     if (!json_is_object(obj))

@@ -53,7 +53,7 @@ struct lang_grader {
                               source, compile, artifacts (the first is the executable) */
     char *layout;          /* its source: {program} {setup} {signature} {entry} {tests} */
     char *default_setup;   /* the setup of a request that brings none */
-    bool member; /* the entry point is a class's member (Java): declared at brace depth 1 */
+    bool member;     /* the entry point is a class's member (Java): declared at brace depth 1 */
     bool go_imports; /* "imports": "go": the grader's source and the program's code each get one
                         import block of what they use (server/judge/goimports.h) */
 };

@@ -44,8 +44,8 @@ static char *join_tokens(const char *text, size_t start, size_t end, bool *plain
             lists++;
         parens += t.kind == '(' ? 1 : t.kind == ')' ? -1 : 0;
         /* Go's empty interface{}: its braces open no scope */
-        bool empty_interface = (t.kind == '{' && lex_is(&l, last, "interface")) ||
-                               (t.kind == '}' && prev == '{');
+        bool empty_interface =
+            (t.kind == '{' && lex_is(&l, last, "interface")) || (t.kind == '}' && prev == '{');
         if (!(t.kind == TOK_IDENT || number || empty_interface ||
               (t.kind != TOK_OTHER && strchr("<>,&*:()[]!", t.kind))))
             *plain = false;
@@ -230,10 +230,10 @@ int signature_find(const char *text, const char *name, bool last, bool member, s
             /* Scala's and Kotlin's members need no `;` before them: `def` / `fun` starts one;
              * Go's `func` starts a function */
             go = prev.kind == TOK_IDENT && lex_is(&l, prev, "func");
-            s->start = prev.kind == TOK_IDENT && (lex_is(&l, prev, "def") ||
-                                                  lex_is(&l, prev, "fun") || go)
-                           ? prev.at
-                           : stmt;
+            s->start =
+                prev.kind == TOK_IDENT && (lex_is(&l, prev, "def") || lex_is(&l, prev, "fun") || go)
+                    ? prev.at
+                    : stmt;
             s->end = close.at + 1;
             open = paren.at;
             name_at = t.at;

@@ -51,6 +51,9 @@ HARNESSES = {
              "unittest\n{\n    assert(twice(2) == 4);\n}\nvoid main(){}\n"),
     "d": ("isolated", "long twice(long x) { return 2 * x; }\n", "long twice(long x) { return x; }\n",
           "void main()\n{\n    assert(twice(2) == 4);\n}\n"),
+    "go_test": ("isolated", "package main\n\nfunc twice(x int) int { return 2 * x }\n",
+                "package main\n\nfunc twice(x int) int { return x }\n",
+                "func TestTwice(t *testing.T) {\n\tif twice(2) != 4 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n"),
 }
 
 # One problem row per kind of /submit, inline (config.provided_data).

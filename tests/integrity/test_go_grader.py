@@ -181,7 +181,7 @@ ATTACKS = {
         }
         return v
     '''),
-    "cyclic_helper": AFTER + "type verdictValue struct{}\nfunc verdictCall() {}\n" + REOPEN,
+    "grader_names": AFTER + "type verdictValue struct{}\nfunc verdictCall() {}\n" + REOPEN,
 }
 
 # whole answers (package, imports and the function), sent as the code after no prompt

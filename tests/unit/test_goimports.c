@@ -26,7 +26,7 @@ static void test_merge(void)
 
     /* A standard package used but not imported is added; aliases and blank imports stay. */
     out = goimports_fix("package p_test\nimport (\n\tb \"bytes\"\n\t_ \"embed\"\n)\n"
-                             "func F() string { return fmt.Sprint(b.MinRead, math.Pi) }\n");
+                        "func F() string { return fmt.Sprint(b.MinRead, math.Pi) }\n");
     ASSERT_TRUE(strstr(out, "\tb \"bytes\"") != NULL);
     ASSERT_TRUE(strstr(out, "\t_ \"embed\"") != NULL);
     ASSERT_TRUE(strstr(out, "\t\"fmt\"") != NULL);

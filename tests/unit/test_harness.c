@@ -179,14 +179,14 @@ static void test_go_program(void)
                          "\treturn a + b\n}\n\nfunc main() { fmt.Println(Add(1, 2)) }\n```";
     ASSERT_INT_EQ(harness_build(p, answer, "go", HARNESS_EXTRACT, &h, err), 0);
     const char *code = req_str(&h, "code"), *all = h.program;
-    ASSERT_TRUE(strstr(code, "func main") == NULL); /* a test binary never runs it: cut */
+    ASSERT_TRUE(strstr(code, "func main") == NULL);    /* a test binary never runs it: cut */
     ASSERT_TRUE(strstr(code, "func TestAdd") == NULL); /* the tests apart, for the grader */
     ASSERT_TRUE(strstr(req_str(&h, "harness"), "func TestAdd") != NULL);
     ASSERT_STR_EQ(req_str(&h, "entry_point"), "Add");
     ASSERT_STR_EQ(req_str(&h, "harness_setup"),
                   "package main\n\nimport (\n\t\"testing\"\n)\n\nfunc Add(a, b int) int {\n");
     /* the whole program, as seal judges it: one import block of what it uses */
-    ASSERT_TRUE(strstr(all, "\"fmt\"") == NULL);          /* fmt is unused: dropped */
+    ASSERT_TRUE(strstr(all, "\"fmt\"") == NULL);           /* fmt is unused: dropped */
     ASSERT_INT_EQ((int)(strstr(all, "import") - all), 14); /* merged after the package clause */
     ASSERT_TRUE(strstr(strstr(all, "import") + 1, "import") == NULL);
     ASSERT_TRUE(strstr(all, "\"testing\"") != NULL);

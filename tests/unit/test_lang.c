@@ -44,12 +44,15 @@ static void test_shipped(void)
     ASSERT_UINT_EQ(c->run.limits.memory_bytes, 256u << 20);
     ASSERT_FALSE(lang_find(set, "python")->compiled);
     ASSERT_TRUE(lang_find(set, "cuda")->needs_gpu);
-    /* the compiled graders: C++'s entry point is free, Java's and C#'s a class's member */
-    static const char *const graded[][2] = {{"cpp", "0"}, {"java", "1"}, {"csharp", "1"}};
+    /* the compiled graders: C++'s and Go's entry point is free, Java's and C#'s a class's
+     * member; Go's imports are merged (goimports.h) */
+    static const char *const graded[][2] = {
+        {"cpp", "0"}, {"java", "1"}, {"csharp", "1"}, {"go_test", "0"}};
     for (size_t i = 0; i < sizeof(graded) / sizeof(graded[0]); i++) {
         const struct lang *l = lang_find(set, graded[i][0]);
         ASSERT_TRUE(l && l->grader && l->grader->compiled);
         ASSERT_TRUE(l->grader->member == (graded[i][1][0] == '1'));
+        ASSERT_TRUE(l->grader->go_imports == (strcmp(graded[i][0], "go_test") == 0));
     }
     for (int i = 1; i < lang_count(set); i++) /* sorted by name */
         ASSERT_TRUE(strcmp(lang_at(set, i - 1)->name, lang_at(set, i)->name) < 0);
