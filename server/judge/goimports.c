@@ -123,6 +123,47 @@ static bool go_uses(const char *blank, const char *name)
     return false;
 }
 
+/* Past a comment or an import path's literal at p (`//` to its line's end, a block comment past its
+ * close, "..." or `...` on one line), or NULL when there is none there or it is unterminated. */
+static const char *skip_token(const char *p)
+{
+    if (p[0] == '/' && p[1] == '/')
+        return p + strcspn(p, "\n");
+    if (p[0] == '/' && p[1] == '*') {
+        const char *e = strstr(p + 2, "*/");
+        return e ? e + 2 : NULL;
+    }
+    if (*p == '"' || *p == '`') {
+        const char *e = p + 1 + strcspn(p + 1, *p == '"' ? "\"\n" : "`");
+        return *e == *p ? e + 1 : NULL;
+    }
+    return NULL;
+}
+
+/* The end of the import specs that start at s: a grouped list's `)`, or a single spec's line
+ * end; NULL when the text there is not import specs (names, paths, comments, blanks and `;`
+ * only), so that an `import (` the tests did not write never swallows their text. */
+static const char *specs_end(const char *s, bool grouped)
+{
+    int paths = 0;
+    for (const char *p = s; *p;) {
+        if (grouped && *p == ')')
+            return p;
+        if (!grouped && *p == '\n')
+            return paths == 1 ? p : NULL;
+        if (*p == '"' || *p == '`')
+            paths++;
+        const char *past = skip_token(p);
+        if (past)
+            p = past;
+        else if (ident(*p) || *p == '.' || *p == ';' || isspace((unsigned char)*p))
+            p++;
+        else
+            return NULL;
+    }
+    return !grouped && paths == 1 ? s + strlen(s) : NULL;
+}
+
 char *goimports_fix(const char *src)
 {
     static const char *const std[] = {
@@ -144,18 +185,18 @@ char *goimports_fix(const char *src)
         if (strncmp(p, "package ", 8) == 0) {
             if (!pkg[0])
                 snprintf(pkg, sizeof(pkg), "%.*s", (int)(e - p), p);
-        } else if (strncmp(p, "import", 6) == 0 && (p[6] == ' ' || p[6] == '(' || p[6] == '\t')) {
+        } else if (strncmp(p, "import", 6) == 0 && (p[6] == ' ' || p[6] == '(' || p[6] == '\t') &&
+                   specs_end(skip_space(p + 6) + (*skip_space(p + 6) == '('),
+                             *skip_space(p + 6) == '(')) {
             const char *q = skip_space(p + 6);
             if (*q == '(') {
-                const char *close = strchr(q, ')');
-                if (!close)
-                    break;
+                const char *close = specs_end(q + 1, true);
                 parse_specs(q + 1, (size_t)(close - q - 1), specs, &n);
                 const char *cnl = strchr(close, '\n');
                 next = cnl ? cnl + 1 : close + 1;
             } else {
                 /* `import` then a newline: the spec is on a later line, up to that line's end */
-                const char *qe = q > e ? q + strcspn(q, "\n") : e;
+                const char *qe = specs_end(q, false);
                 parse_specs(q, (size_t)(qe - q), specs, &n);
                 if (qe > e)
                     next = *qe ? qe + 1 : qe;

@@ -6,6 +6,10 @@
  * standard packages it uses without importing them (a fixed list: fmt, math, strings,
  * strconv, sort...). A prompt's imports, a completion's and the tests' then make one valid
  * file, and the packages no part uses are not an "imported and not used" compile error.
+ * Only a well-formed declaration moves: `import` at a line start followed by specs (names,
+ * paths, comments, blanks) up to its `)` or line end. Any other `import` line stays where it
+ * is (a compile error of its own): an unclosed `import (` in a candidate's code never
+ * swallows the tests after it.
  */
 #ifndef VERDICT_GOIMPORTS_H
 #define VERDICT_GOIMPORTS_H

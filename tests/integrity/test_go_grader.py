@@ -366,6 +366,20 @@ def test_bare_judge_takes_the_code_declaration(srv):
     assert bad["tests"][0]["verdict"] == "WA", bad
 
 
+def test_unclosed_import_swallows_no_tests(srv):
+    """An `import (` the answer leaves open inside a function of its own: were it merged as an
+    import block up to the first `)` (the tests' own header), the tests' body would become
+    that function's and no test would run. Sealed (no entry point: the tests joined after the
+    code) and graded alike, it is the answer's compile error."""
+    src = SETUP + AFTER + "func dummy(t *testing.T) {\nimport (\n"
+    sealed = {k: v for k, v in judge_body(src, False).items()
+              if k not in ("entry_point", "harness_setup")}
+    got = in_parallel(lambda b: judge(srv, b, timeout=180), [(sealed,), (judge_body(src, False),)])
+    for res in got:
+        assert res.get("status") == "CE" and res.get("reward") == 0, res
+    assert got[0]["grading"] == "in-process" and got[1]["grading"] == "isolated", got
+
+
 # ---- the datasets' own problems through /submit --------------------------------------------
 
 HE0 = "HumanEval_0_has_close_elements"

@@ -50,9 +50,33 @@ static void test_hoisted(void)
     free(out);
 }
 
+/* An `import (` a candidate leaves open before the tests (in a function of its own that the
+ * tests' body would then close) is not an import: the tests' header is never swallowed. */
+static void test_unclosed_block_swallows_nothing(void)
+{
+    const char *src = "package p_test\nimport \"testing\"\nfunc F() int { return 1 }\n"
+                      "func dummy(t *testing.T) {\nimport (\n"
+                      "}\n\nfunc TestF(t *testing.T) {\n\tif F() != 2 {\n\t\tt.Fail()\n\t}\n}\n";
+    char *out = goimports_fix(src);
+    ASSERT_TRUE(out != NULL);
+    ASSERT_TRUE(strstr(out, "func TestF(t *testing.T) {") != NULL);
+    ASSERT_TRUE(strstr(out, "{\nimport (\n}") != NULL); /* left where it was */
+    free(out);
+    /* nor does a lone `import` before them, nor one whose spec is not a path */
+    out = goimports_fix("package p\nimport\nfunc TestF(t *testing.T) {}\nimport x\n");
+    ASSERT_TRUE(strstr(out, "import\nfunc TestF(t *testing.T) {}\nimport x\n") != NULL);
+    free(out);
+    /* a comment holding a parenthesis inside a block is a comment */
+    out = goimports_fix("package p\nimport (\n\t// fmt (printing)\n\t\"fmt\"\n)\n"
+                        "func F() { fmt.Println() }\n");
+    ASSERT_TRUE(strstr(out, "\t\"fmt\"\n)\nfunc F()") != NULL);
+    free(out);
+}
+
 int main(void)
 {
     TEST_RUN(test_merge);
     TEST_RUN(test_hoisted);
+    TEST_RUN(test_unclosed_block_swallows_nothing);
     return TEST_EXIT();
 }
