@@ -244,8 +244,8 @@ func verdictTypeOf(s string, depth int) (t vreflect.Type, rest string, err error
 			return nil, s, bad
 		}
 		e, rest, err := verdictTypeOf(s[i+1:], depth+1)
-		if err != nil {
-			return nil, rest, err
+		if err != nil || (n > 0 && e.Size() > (64<<20)/uintptr(n)) { // its zero value is made
+			return nil, rest, bad
 		}
 		return vreflect.ArrayOf(n, e), rest, nil
 	case vstrings.HasPrefix(s, "map["):
