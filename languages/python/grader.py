@@ -239,6 +239,9 @@ def main(tests, setup, entry):
             except NameError:
                 pass
         exec(compile(tests, "<tests>", "exec"), ns)
+        run = globals().get("_run_collected")  # pytest's grader: the tests it collects
+        if run:
+            run(ns)
     except ProgramBroke:
         status = BROKE
         _traceback()

@@ -157,9 +157,12 @@ char *judge_join_harness(const char *tmpl, const char *code, const char *tests)
 }
 
 /* A graded harness's grader exits 0 when every check passed, GRADER_FAILED when one failed
- * (WA), GRADER_BROKE when the program failed a call (RE); languages/python/grader.py. */
+ * (WA), GRADER_BROKE when the program failed a call (RE), GRADER_CANNOT when the tests need
+ * what the grader does not provide (SE: the request's harness, never the program's fault;
+ * pytest's fixtures); languages/wire.md. */
 #define GRADER_FAILED 1
 #define GRADER_BROKE  2
+#define GRADER_CANNOT 3
 
 /* Removes the line equal to marker (and the blank line seal's "\n" before it may leave), which
  * may be anywhere in out: libtest and the testing package print their summaries after the
@@ -679,6 +682,10 @@ static void run_test(struct judging *j, int i, struct judge_test_result *t)
     } else if (graded && res.status == JOB_RE && res.signal == 0 && res.exit_code == GRADER_BROKE) {
         reason = "the program broke the grader's call: it raised, exited or answered with "
                  "what is not a value (stderr)";
+    } else if (graded && res.status == JOB_RE && res.signal == 0 &&
+               res.exit_code == GRADER_CANNOT && j->r->lang->grader && !j->compiled) {
+        t->verdict = VERDICT_SE;
+        reason = "the grader cannot run these tests: they need what it does not provide (stderr)";
     } else if (res.status != JOB_OK || r->run_only) {
         /* the run's own verdict */
     } else if (j->sealed) {

@@ -35,7 +35,7 @@ HARNESSES = {
                "const assert = require('node:assert');\nassert.deepEqual(twice(2), 4);\n"),
     "lua": ("isolated", "function twice(x) return 2 * x end\n", "function twice(x) return x end\n",
             "assert(twice(2) == 4)\n"),
-    "pytest": ("exit-status", "def twice(x):\n    return 2 * x\n", "def twice(x):\n    return x\n",
+    "pytest": ("isolated", "def twice(x):\n    return 2 * x\n", "def twice(x):\n    return x\n",
                "def test_twice():\n    assert twice(2) == 4\n"),
     "ruby": ("isolated", "def twice(x)\n  2 * x\nend\n", "def twice(x)\n  x\nend\n",
              "raise 'wrong' unless twice(2) == 4\n"),

@@ -327,11 +327,11 @@ def test_grading_shown_and_filtered(sent, browser):
     the submission and of each of its tests."""
     d = browser
     ids = dict(sent.ids)
-    harnesses = {  # a sealed C harness, and pytest's tests joined to the code (exit status)
+    harnesses = {  # a sealed C harness, and SQL's checks joined to the code (exit status)
         "sealed": {"language": "c", "code": "int twice(int x) { return 2 * x; }\n",
                    "harness": "#include <assert.h>\nint main(void) { assert(twice(2) == 4); return 0; }\n"},
-        "exit": {"language": "pytest", "code": "def twice(x):\n    return 2 * x\n",
-                 "harness": "def test_twice():\n    assert twice(2) == 4\n"},
+        "exit": {"language": "sql", "code": "CREATE TABLE t(x INTEGER);\nINSERT INTO t VALUES (2);\n",
+                 "harness": "SELECT x * 2 FROM t;\n"},
     }
     for key, body in harnesses.items():
         r = sent.post("/v1/judge", body)
