@@ -11,7 +11,8 @@
  * completion as given for a stdin/stdout problem, a prefix of it for a continuation, and what
  * extract_code finds when extracted for a stdin/stdout problem; a stdin/stdout program is its
  * code with the problem's tests, a harness program its code and the body's harness joined (Go:
- * one file); request_parse then accepts the body or names what is wrong with it.
+ * their imports merged, goimports.h); request_parse then accepts the body or names what is wrong
+ * with it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "server/datasets/harness.h"
 #include "server/datasets/loader.h"
 #include "server/http/request.h"
+#include "server/judge/goimports.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -78,8 +80,13 @@ static void check_program(const struct json *p, const struct harness *h, const c
         return;
     }
     FUZZ_CHECK(harness != NULL);
-    if (strcmp(base, "go") == 0) { /* one file, the tests merged in */
-        FUZZ_CHECK(!*harness && strcmp(h->program, code) == 0);
+    if (strcmp(base, "go") == 0) { /* the whole program: code and tests, imports merged */
+        char *joined = NULL, *merged = NULL;
+        FUZZ_CHECK(asprintf(&joined, "%s\n%s", code, harness) >= 0);
+        merged = goimports_fix(joined);
+        FUZZ_CHECK(merged && strcmp(h->program, merged) == 0);
+        free(joined);
+        free(merged);
         return;
     }
     size_t cl = strlen(code);
