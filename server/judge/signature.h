@@ -15,7 +15,9 @@
  * before it; a member that follows a `def` or `fun` keyword starts there (Scala's and
  * Kotlin's members need no `;` between them). Their parameters are named before a `:`, and
  * a return type after the list (`) : Option[Long]`, up to the body's `=` or `{`) belongs to
- * the declaration.
+ * the declaration. A Go declaration starts at its `func`; each parameter is named by its
+ * first identifier (`a, b int` names two), and its result type follows the list up to the
+ * body's `{` (`(int, error)`, an `interface{}`'s braces included; none: it returns nothing).
  */
 #ifndef VERDICT_SIGNATURE_H
 #define VERDICT_SIGNATURE_H
