@@ -49,8 +49,8 @@ static char *join_tokens(const char *text, size_t start, size_t end, bool *plain
         if (!(t.kind == TOK_IDENT || number || empty_interface ||
               (t.kind != TOK_OTHER && strchr("<>,&*:()[]!", t.kind))))
             *plain = false;
-        if (b.len > 0 && !(prev == ':' && t.kind == ':'))
-            buf_append(&b, " ", 1);
+        if (b.len > 0 && !(prev == ':' && t.kind == ':') && !(prev == '.' && t.kind == '.'))
+            buf_append(&b, " ", 1); /* C++'s `::` and Go's `...` stay whole */
         buf_append(&b, text + t.at, t.len);
         prev = t.kind;
         last = t;

@@ -352,6 +352,22 @@ def test_answers_convert_only_by_value(srv):
     assert strs["tests"][0]["verdict"] == "RE", strs
 
 
+def test_variadic_entry_point(srv):
+    """A variadic entry point (McEval Go/12's `scores ...int`) is graded: the proxy passes the
+    slice, the host calls with it spread; none and many arguments alike."""
+    setup = "package main\n\nimport \"testing\"\n\nfunc total(xs ...int) int {\n"
+    tests = ("}\n\nfunc TestTotal(t *testing.T) {\n\tif total(1, 2, 3) != 6 || total() != 0 {\n"
+             "\t\tt.Fail()\n\t}\n}\n")
+    ok, bad = in_parallel(lambda b: judge(srv, b, timeout=180), [
+        ({"language": "go_test", "code": setup + "\ts := 0\n\tfor _, x := range xs {\n\t\ts += x\n\t}\n\treturn s\n",
+          "harness": tests, "harness_setup": setup, "entry_point": "total"},),
+        ({"language": "go_test", "code": setup + "\treturn len(xs)\n", "harness": tests,
+          "harness_setup": setup, "entry_point": "total"},)])
+    assert_accepted(ok)
+    assert ok["grading"] == "isolated", ok
+    assert bad["grading"] == "isolated" and bad["tests"][0]["verdict"] == "WA", bad
+
+
 def test_bare_judge_takes_the_code_declaration(srv):
     """Without harness_setup the declaration is the code's own, and plain."""
     tests = ("func TestTwice(t *testing.T) {\n\tassert := assert.New(t)\n"

@@ -97,6 +97,11 @@ static void test_go(void)
     ASSERT_STR_EQ(s.args, "x");
     ASSERT_TRUE(!s.returns);
     signature_fini(&s);
+    /* a variadic parameter: `...` stays one token (McEval Go/12) */
+    ASSERT_INT_EQ(signature_find("func f(scores ...int) int {\n", "f", true, false, &s), 0);
+    ASSERT_STR_EQ(s.text, "func f ( scores ... int ) int");
+    ASSERT_STR_EQ(s.args, "scores");
+    signature_fini(&s);
     ASSERT_INT_EQ(signature_find("func f(x int) (int, error) {\n", "f", true, false, &s), 0);
     ASSERT_STR_EQ(s.type, "( int , error )");
     ASSERT_TRUE(s.returns);
@@ -140,7 +145,7 @@ static void test_member(void)
     struct signature s;
     ASSERT_INT_EQ(signature_find(prompt, "f", true, true, &s), 0);
     ASSERT_STR_EQ(s.text, "public static HashMap < String , ArrayList < Long > > f ( Map < Long , "
-                          "Long > m , long [ ] xs , long . . . rest )");
+                          "Long > m , long [ ] xs , long ... rest )"); /* `...` whole */
     ASSERT_STR_EQ(s.args, "m, xs, rest");
     ASSERT_STR_EQ(s.type, "HashMap < String , ArrayList < Long > >");
     ASSERT_STR_EQ(s.owner, "Problem");
