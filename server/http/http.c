@@ -53,6 +53,7 @@ struct http_server {
     pthread_mutex_t peers_lock;
     struct peer *peers; /* those with a stream open */
     size_t peer_stream_bytes;
+    int live; /* exchanges not yet freed (atomic): http_stop waits for their replies to go */
 };
 
 /* A peer address with a stream open: what its streams hold unsent, and how many there are. */
@@ -109,6 +110,7 @@ static struct http_exchange *exchange_new(struct http_server *s, struct MHD_Conn
     x->srv = s;
     x->conn = c;
     x->refs = 1;
+    __atomic_add_fetch(&s->live, 1, __ATOMIC_RELAXED);
     pthread_mutex_init(&x->lock, NULL);
     snprintf(x->method, sizeof(x->method), "%s", method);
     snprintf(x->path, sizeof(x->path), "%s", url);
@@ -151,6 +153,7 @@ static void exchange_free(struct http_exchange *x)
     buf_fini(&x->pending);
     buf_fini(&x->body);
     free(x->reply);
+    __atomic_sub_fetch(&x->srv->live, 1, __ATOMIC_RELEASE);
     free(x);
 }
 
@@ -678,10 +681,25 @@ void http_quiesce(struct http_server *s)
     s->quiesced_fd = fd;
 }
 
+/* Every exchange is answered by now, but MHD may not have sent it all yet: the end of a
+ * streamed batch, a reply resumed a moment ago. Stopping the daemon would close those
+ * connections mid-reply, so the HTTP thread is given until each exchange completes (sent, or
+ * its connection gone), at most HTTP_DRAIN_S for a client that does not read. */
+static void drain(struct http_server *s)
+{
+    struct timespec tick = {0, 10 * 1000 * 1000};
+    for (int i = 0; i < HTTP_DRAIN_S * 100; i++) {
+        if (__atomic_load_n(&s->live, __ATOMIC_ACQUIRE) == 0)
+            return;
+        nanosleep(&tick, NULL);
+    }
+}
+
 void http_stop(struct http_server *s)
 {
     if (!s)
         return;
+    drain(s);
     MHD_stop_daemon(s->mhd);
     if (s->quiesced_fd >= 0)
         close(s->quiesced_fd);

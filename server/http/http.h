@@ -49,7 +49,10 @@ int http_port(const struct http_server *s);
 /* Stops accepting new connections (in-flight exchanges can still be answered). */
 void http_quiesce(struct http_server *s);
 
-/* Stops the server; every exchange must have been answered. NULL is a no-op. */
+/* Stops the server; every exchange must have been answered. Replies still being sent are
+ * given HTTP_DRAIN_S seconds to go (a client not reading its reply is then cut). NULL is a
+ * no-op. */
+#define HTTP_DRAIN_S 10
 void http_stop(struct http_server *s);
 
 const char *http_method(const struct http_exchange *x);
