@@ -61,6 +61,10 @@ rust_deps() {
     fi
     if [ "$(id -u)" -eq 0 ]; then
         bash "$(dirname "$0")/build-go-cache.sh"
+        # The Scala grader's runtime, compiled once (without it scala is unavailable).
+        if ! bash "$(dirname "$0")/build-scala-runtime.sh"; then
+            echo "install-deps: the Scala grader's runtime not built, scala unavailable" >&2
+        fi
         # The modules nodejs programs may require (npm and its registry; without them nodejs
         # is listed unavailable, which need not stop the rest).
         if ! command -v npm >/dev/null; then

@@ -12,10 +12,12 @@ processes) and channel attacks are test_java_grader.py's: the same mechanism, an
 scalac compile costs seconds. None may get reward 1; the controls pass, a throwing answer is RE and a
 wrong one WA."""
 import base64
+import shutil
 
 import pytest
 
 from conftest import assert_accepted, assert_refused, code, in_parallel, judged, submit
+from conftest import _api
 from conftest import judge as judge_within
 
 # A problem of MultiPL-E's shape: the prompt opens object Problem and the entry point, the
@@ -231,3 +233,31 @@ def test_submitted_control(srv):
                   "    }\n}\n", fence="scala", timeout=600)
     assert_accepted(good)
     assert judged(good)["grading"] == "isolated", good
+
+
+def test_templates_newer_than_the_runtime_jar(tmp_path):
+    """The runtime compiled once (scripts/build-scala-runtime.sh) is used only for the very
+    texts it was built from: with languages/scala/ changed since, both compile steps compile
+    the texts they were given, and those classes are the ones that run (each change below is
+    seen in the verdicts), never the jar's."""
+    langs = tmp_path / "languages"
+    shutil.copytree(_api.LANGUAGES, langs)
+    edits = {"grader.scala": ('"verdict grader: a check failed: "', '"verdict grader (newer): a check failed: "'),
+             "host.scala": ('if (m == null) "" else m.take(2000)', '"newer host: " + (if (m == null) "" else m.take(2000))')}
+    for name, (old, new) in edits.items():
+        path = langs / "scala" / name
+        text = path.read_text()
+        assert text.count(old) == 1, (name, old)
+        path.write_text(text.replace(old, new))
+    s = _api.Server(cells=2, extra=("--languages", str(langs)))
+    try:
+        ok, raised, wrong = in_parallel(lambda b: judge_within(s, b, timeout=600), [
+            (judge_body(HONEST, False),),
+            (judge_body("        throw new IllegalStateException(\"no\")\n", False),),
+            (judge_body(WRONG, False),)])
+    finally:
+        s.stop()
+    assert_accepted(ok)
+    assert raised["tests"][0]["verdict"] == "RE" and "newer host: no" in raised["tests"][0]["stderr"], raised
+    assert wrong["tests"][0]["verdict"] == "WA", wrong
+    assert "verdict grader (newer): a check failed" in wrong["tests"][0]["stderr"], wrong
