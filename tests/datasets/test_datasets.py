@@ -181,20 +181,26 @@ def test_multiple_hand_written(env, lang):
 # this many passing with a lenient hand-made harness; extraction and assembly must do at
 # least as well (the rest are mostly wrong answers). For shard 0/4, what its problems gave
 # (cpp 34 of 41, rs 35 of 39, go 30 of 39), less one of margin (an answer near its CPU limit).
+# C++'s answers cost two g++ compiles each (the program, its grader: about 3 s of CPU a
+# sample), so make test's shard judges every 8th of them (16 of 21 pass), for CI's time.
 LENIENT = {"0/1": {"cpp": 130, "rs": 137, "go": 108},
-           "0/4": {"cpp": 33, "rs": 34, "go": 29}}
+           "0/4": {"rs": 34, "go": 29},
+           "0/8": {"cpp": 15}}
+CHAT_SHARD = {"0/4": {"cpp": "0/8"}}
 
 
 @pytest.mark.parametrize("lang", ["cpp", "go", "rs"])
 def test_multiple_chat_answers(env, lang, tmp_path):
-    assert SHARD in LENIENT, f"no threshold measured for shard {SHARD}"
+    shard = CHAT_SHARD.get(SHARD, {}).get(lang, SHARD)
+    assert lang in LENIENT.get(shard, {}), f"no threshold measured for shard {shard}"
+    shard_i, shard_n = map(int, shard.split("/"))
     rows = [json.loads(l) for l in open(os.path.join(DATA, "multipl-e", f"humaneval-{lang}.jsonl"))]
     write(tmp_path / "gpt.jsonl", [{"task_id": r["name"], "completion": r["gpt_solution"]} for r in rows])
     out = tmp_path / "out.jsonl"
-    d, _ = bench(env, f"multiple_{lang}", str(tmp_path / "gpt.jsonl"), "-k", "1", "--shard", SHARD,
+    d, _ = bench(env, f"multiple_{lang}", str(tmp_path / "gpt.jsonl"), "-k", "1", "--shard", shard,
                  "--out", str(out))
-    assert d["judged"] == len(in_shard(rows)) and d["verdicts"]["SE"] == 0
-    assert d["verdicts"]["OK"] >= LENIENT[SHARD][lang], d["verdicts"]
+    assert d["judged"] == len(rows[shard_i::shard_n]) and d["verdicts"]["SE"] == 0
+    assert d["verdicts"]["OK"] >= LENIENT[shard][lang], d["verdicts"]
 
 
 # The same for the other 15 languages (../shared/more-datasets): every CHAT_STRIDE-th problem
