@@ -234,7 +234,9 @@ log "ctest $*"
 # Tests that start verdict themselves (cli, api) put the launcher before it too.
 export VERDICT_TEST_CGROUP="$unit/tests" VERDICT_LAUNCHER="$SRC/tests/vm/own-cgroup.sh"
 export VERDICT_TEST_LANGUAGES="${VERDICT_TEST_LANGUAGES:-c,cpp,python,bash}"
-ctest --test-dir build/vm-v2 --output-on-failure --output-junit "$out/ctest.xml" "$@" >"$out/ctest.txt" 2>&1
+# Side by side on the guest's CPUs (each test in a cgroup of its own: own-cgroup.sh), as the
+# host's passes run them: the emulated CPUs are the step's whole cost.
+ctest --test-dir build/vm-v2 -j "$(nproc)" --output-on-failure --output-junit "$out/ctest.xml" "$@" >"$out/ctest.txt" 2>&1
 rc=$?
 cat "$out/ctest.txt"
 cp build/vm-v2/Testing/Temporary/LastTest.log "$out/LastTest.log" 2>/dev/null
