@@ -23,10 +23,11 @@
 #include "server/util/json.h"
 #include "server/util/slurp.h"
 
-#define MAX_TEMPLATE (256 * 1024)
-#define MAX_BINDS    64
-#define VERSION_MS   10000
-#define MAX_BYTECODE (4 << 20) /* bytes a grader program or host may build to */
+#define MAX_TEMPLATE    (256 * 1024)
+#define MAX_BINDS       64
+#define VERSION_MS      10000
+#define VERSION_RETRIES 2 /* a version command that timed out: asked again, twice the time */
+#define MAX_BYTECODE    (4 << 20) /* bytes a grader program or host may build to */
 
 struct lang_set {
     int n;
@@ -684,6 +685,33 @@ static bool wanted(const struct lang_set *set, const char *only, const struct la
     return false;
 }
 
+/* Runs the version commands; those that did not answer in time are asked again, with twice
+ * the time each round (VERSION_RETRIES rounds): on a host loaded enough that a JVM's start
+ * takes seconds, a slow answer is no missing toolchain, and a language found unavailable
+ * stays so for the server's life. Returns 0 or -ENOMEM. */
+static int versions_patiently(struct toolchain_ask *asks, size_t n)
+{
+    struct toolchain_ask *again = calloc(n, sizeof(*again));
+    size_t *at = calloc(n, sizeof(*at));
+    int rc = again && at && toolchain_versions(asks, n, VERSION_MS) >= 0 ? 0 : -ENOMEM;
+    for (int round = 1; rc == 0 && round <= VERSION_RETRIES; round++) {
+        size_t m = 0;
+        for (size_t k = 0; k < n; k++)
+            if (asks[k].rc == -ETIMEDOUT) {
+                at[m] = k;
+                again[m++] = asks[k];
+            }
+        if (m == 0)
+            break;
+        rc = toolchain_versions(again, m, VERSION_MS << round) < 0 ? -ENOMEM : 0;
+        for (size_t i = 0; rc == 0 && i < m; i++)
+            asks[at[i]].rc = again[i].rc;
+    }
+    free(again);
+    free(at);
+    return rc;
+}
+
 /* The languages' version commands run all at once: a server's start waits for the slowest
  * (a JVM or node, a few hundred ms), not for the sum of them all. */
 void lang_probe(struct lang_set *set, const char *only)
@@ -710,7 +738,7 @@ void lang_probe(struct lang_set *set, const char *only)
                                          .err = l->why};
         asked[n++] = l;
     }
-    if (n > 0 && toolchain_versions(asks, n, VERSION_MS) < 0)
+    if (n > 0 && versions_patiently(asks, n) < 0)
         for (size_t k = 0; k < n; k++)
             asks[k].rc = err_set(asked[k]->why, -ENOMEM, "out of memory");
     for (size_t k = 0; k < n; k++) {

@@ -129,6 +129,37 @@ static void test_probe_some(void)
     lang_set_free(set);
 }
 
+/* A version command that does not answer in time (a loaded host's slow JVM start) is asked
+ * again with more time: the language is available once it answers (here the second time). */
+static void test_slow_version_asked_again(void)
+{
+    char dir[] = "/tmp/verdict-test-lang-XXXXXX";
+    ASSERT_NOT_NULL(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof(path), "%s/slow.json", dir);
+    FILE *f = fopen(path, "w");
+    ASSERT_NOT_NULL(f);
+    fprintf(f,
+            "{\"name\": \"slow\", \"source\": \"m.sh\", \"version\": [\"/bin/sh\", \"-c\", "
+            "\"if [ -e %s/asked ]; then echo slow 2; else : >%s/asked; exec sleep 100; fi\"], "
+            "\"run\": {\"argv\": [\"/bin/true\"]}}\n",
+            dir, dir);
+    fclose(f);
+    struct lang_set *set = NULL;
+    char err[ERR_LEN] = "";
+    ASSERT_INT_EQ(lang_load_dir(dir, &set, err), 0);
+    lang_probe(set, NULL);
+    const struct lang *slow = lang_find(set, "slow");
+    ASSERT_TRUE(slow->available);
+    ASSERT_STR_EQ(slow->why, "");
+    ASSERT_STR_CONTAINS(slow->version_line, "slow 2");
+    lang_set_free(set);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/asked", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* A template's grader bytecode filter: what it writes is what jobs get (the code's name is
  * its last argument); a filter that fails makes the language unavailable, with the reason. */
 static void test_bytecode_filter(void)
@@ -253,6 +284,7 @@ int main(int argc, char **argv)
     TEST_RUN(test_shipped);
     TEST_RUN(test_missing_toolchains);
     TEST_RUN(test_probe_some);
+    TEST_RUN(test_slow_version_asked_again);
     TEST_RUN(test_bytecode_filter);
     TEST_RUN(test_errors);
     TEST_RUN(test_valid);
