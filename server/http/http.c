@@ -53,7 +53,7 @@ struct http_server {
     pthread_mutex_t peers_lock;
     struct peer *peers; /* those with a stream open */
     size_t peer_stream_bytes;
-    int live; /* exchanges not yet freed (atomic): http_stop waits for their replies to go */
+    int live; /* exchanges handled and not yet freed (atomic): http_stop waits for them */
 };
 
 /* A peer address with a stream open: what its streams hold unsent, and how many there are. */
@@ -95,6 +95,7 @@ struct http_exchange {
     bool streaming, stream_ended, stream_waiting;
     bool stream_cut;    /* past a bound: what was pending dropped, the connection to be closed */
     bool closed;        /* MHD is done with the connection (a late producer writes into nothing) */
+    bool live;          /* counted in srv->live (its request was read whole and handled) */
     int refs;           /* MHD's, and a stream producer's until http_stream_end */
     struct buf pending; /* written, not yet read by MHD (capped: HTTP_MAX_PENDING) */
     size_t pending_off;
@@ -110,7 +111,6 @@ static struct http_exchange *exchange_new(struct http_server *s, struct MHD_Conn
     x->srv = s;
     x->conn = c;
     x->refs = 1;
-    __atomic_add_fetch(&s->live, 1, __ATOMIC_RELAXED);
     pthread_mutex_init(&x->lock, NULL);
     snprintf(x->method, sizeof(x->method), "%s", method);
     snprintf(x->path, sizeof(x->path), "%s", url);
@@ -153,7 +153,8 @@ static void exchange_free(struct http_exchange *x)
     buf_fini(&x->pending);
     buf_fini(&x->body);
     free(x->reply);
-    __atomic_sub_fetch(&x->srv->live, 1, __ATOMIC_RELEASE);
+    if (x->live)
+        __atomic_sub_fetch(&x->srv->live, 1, __ATOMIC_RELEASE);
     free(x);
 }
 
@@ -499,6 +500,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         x->state = HANDLED;
     pthread_mutex_unlock(&x->lock);
     if (fresh) {
+        x->live = true; /* counted from here: a request still being read is not waited for */
+        __atomic_add_fetch(&s->live, 1, __ATOMIC_RELAXED);
         if (x->too_large) {
             char *msg = strdup("{\"detail\":\"request body too large\"}");
             http_reply(x, 413, "application/json", msg, msg ? strlen(msg) : 0);
@@ -681,10 +684,11 @@ void http_quiesce(struct http_server *s)
     s->quiesced_fd = fd;
 }
 
-/* Every exchange is answered by now, but MHD may not have sent it all yet: the end of a
- * streamed batch, a reply resumed a moment ago. Stopping the daemon would close those
- * connections mid-reply, so the HTTP thread is given until each exchange completes (sent, or
- * its connection gone), at most HTTP_DRAIN_S for a client that does not read. */
+/* Every handled exchange is answered by now, but MHD may not have sent it all yet: the end
+ * of a streamed batch, a reply resumed a moment ago. Stopping the daemon would close those
+ * connections mid-reply, so the HTTP thread is given until each completes (sent, or its
+ * connection gone), at most HTTP_DRAIN_S for a client that does not read. A request still
+ * being read when the stop comes was never accepted: it is not waited for. */
 static void drain(struct http_server *s)
 {
     struct timespec tick = {0, 10 * 1000 * 1000};

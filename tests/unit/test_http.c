@@ -2,7 +2,8 @@
  * test_http: a stop never cuts a reply the server has made. A streamed body ended by its
  * producer just before http_stop (a batch's last lines as SIGTERM's shutdown stops the HTTP
  * thread) reaches a client that reads it slowly whole, to its last chunk; a client that never
- * reads does not hold the stop past HTTP_DRAIN_S.
+ * reads does not hold the stop past HTTP_DRAIN_S, and one whose request is still being read
+ * (never accepted) does not hold it at all.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -160,9 +161,33 @@ static void test_a_client_that_never_reads_holds_the_stop_boundedly(void)
     ASSERT_TRUE(took >= HTTP_DRAIN_S - 1);
 }
 
+/* A request whose body never comes was not accepted: the stop does not wait for it. */
+static void test_a_request_still_being_read_is_not_waited_for(void)
+{
+    struct ended e = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false};
+    struct http_server *s = start(&e);
+    ASSERT_NOT_NULL(s);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)http_port(s))};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_INT_EQ(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+    const char head[] = "POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nhalf";
+    ASSERT_INT_EQ(write(fd, head, sizeof(head) - 1), (long)(sizeof(head) - 1));
+    struct timespec settle = {0, 200 * 1000 * 1000}; /* the head read: an exchange exists */
+    nanosleep(&settle, NULL);
+    double t0 = now();
+    http_quiesce(s);
+    http_stop(s);
+    double took = now() - t0;
+    close(fd);
+    ASSERT_FALSE(e.done);                 /* never handled */
+    ASSERT_TRUE(took < HTTP_DRAIN_S - 1); /* not the drain's bound: nothing was waited for */
+}
+
 int main(void)
 {
     TEST_RUN(test_stop_sends_a_stream_ended_before_it);
     TEST_RUN(test_a_client_that_never_reads_holds_the_stop_boundedly);
+    TEST_RUN(test_a_request_still_being_read_is_not_waited_for);
     return TEST_EXIT();
 }
