@@ -147,7 +147,9 @@ static void test_a_client_that_never_reads_holds_the_stop_boundedly(void)
     struct ended e = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false};
     struct http_server *s = start(&e);
     ASSERT_NOT_NULL(s);
-    struct client c = {.port = http_port(s), .read_delay_ms = -1};
+    /* static: the client outlives this test (detached below), its struct must too */
+    static struct client c;
+    c = (struct client){.port = http_port(s), .read_delay_ms = -1};
     pthread_t t;
     pthread_create(&t, NULL, client_main, &c);
     wait_ended(&e);
