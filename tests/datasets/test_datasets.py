@@ -35,11 +35,11 @@ MORE_LANGS = ["cs", "d", "java", "jl", "js", "lua", "php", "pl", "r", "rb", "rkt
 # language is still covered in minutes. ctest's `datasets` runs 0/4; `datasets_full` (make
 # test-datasets) and a run without the variable judge every problem.
 SHARD = os.environ.get("VERDICT_DATASETS_SHARD") or "0/1"
-SHARD_I, SHARD_N = map(int, SHARD.split("/"))
 
 
-def in_shard(rows):
-    return rows[SHARD_I::SHARD_N]
+def in_shard(rows, shard=SHARD):
+    i, n = map(int, shard.split("/"))
+    return rows[i::n]
 
 
 # dataset -> (problems, reference samples)
@@ -193,13 +193,12 @@ CHAT_SHARD = {"0/4": {"cpp": "0/8"}}
 def test_multiple_chat_answers(env, lang, tmp_path):
     shard = CHAT_SHARD.get(SHARD, {}).get(lang, SHARD)
     assert lang in LENIENT.get(shard, {}), f"no threshold measured for shard {shard}"
-    shard_i, shard_n = map(int, shard.split("/"))
     rows = [json.loads(l) for l in open(os.path.join(DATA, "multipl-e", f"humaneval-{lang}.jsonl"))]
     write(tmp_path / "gpt.jsonl", [{"task_id": r["name"], "completion": r["gpt_solution"]} for r in rows])
     out = tmp_path / "out.jsonl"
     d, _ = bench(env, f"multiple_{lang}", str(tmp_path / "gpt.jsonl"), "-k", "1", "--shard", shard,
                  "--out", str(out))
-    assert d["judged"] == len(rows[shard_i::shard_n]) and d["verdicts"]["SE"] == 0
+    assert d["judged"] == len(in_shard(rows, shard)) and d["verdicts"]["SE"] == 0
     assert d["verdicts"]["OK"] >= LENIENT[shard][lang], d["verdicts"]
 
 
