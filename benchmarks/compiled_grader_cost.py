@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""What a compiled grader costs (docs/integrity/cpp.md, java.md, csharp.md, d.md, scala.md, go.md):
+"""What a compiled grader costs (docs/integrity/cpp.md, java.md, csharp.md, d.md, scala.md, go.md,
+rust.md):
 a language's function-harness samples judged by `verdict bench` with two builds side by side,
 one without the grader (C++: a build from before it, whose tests are sealed into the program;
 or BIN:off, a build run with VERDICT_COMPILED_GRADERS=off: Java's tests joined after the code,
@@ -15,7 +16,7 @@ It asserts nothing (a benchmark).
 
 usage: compiled_grader_cost.py LANG BEFORE_BIN[:off] BEFORE_LANGUAGES AFTER_BIN AFTER_LANGUAGES
        [ROUNDS=3] [J=nproc] [N=all]   (root: verdict uses cells; N: the first N problems)
-LANG: cpp or go (HumanEval-X's canonical solutions, ../shared/datasets/humaneval-x), java,
+LANG: cpp, go or rust (HumanEval-X's canonical solutions, ../shared/datasets/humaneval-x), java,
 csharp, d or scala (MultiPL-E's HumanEval in that language, ../shared/more-datasets: its
 chat answers, right
 or wrong, since it has no references). A C++ build from before: `git worktree add /tmp/before f5e11ea`
@@ -50,6 +51,8 @@ LANGS = {
               "name", "gpt_solution", "main.jar"),
     "go": ("humanevalx_go", os.path.join(DATA, "humaneval-x", "humaneval_go.jsonl.gz"),
            "task_id", "canonical_solution", "main.test"),
+    "rust": ("humanevalx_rust", os.path.join(DATA, "humaneval-x", "humaneval_rust.jsonl.gz"),
+             "task_id", "canonical_solution", "main.test"),
 }
 
 

@@ -28,7 +28,7 @@ static void lex_from(struct lexer *l, const char *text, size_t start)
 }
 
 /* The tokens of text[start, end) joined (heap), and whether they are plain (signature.h). */
-static char *join_tokens(const char *text, size_t start, size_t end, bool *plain)
+static char *join_tokens(const char *text, size_t start, size_t end, bool rust, bool *plain)
 {
     struct lexer l;
     lex_from(&l, text, start);
@@ -39,23 +39,28 @@ static char *join_tokens(const char *text, size_t start, size_t end, bool *plain
     struct lex_tok last = {0, 0, TOK_END};
     *plain = true;
     for (struct lex_tok t = lex_next(&l); t.kind != TOK_END && t.at < end; t = lex_next(&l)) {
+        /* Rust's `mut x: T` binds x mutably: the declaration's type is `x: T` */
+        if (rust && parens == 1 && (prev == '(' || prev == ',') && lex_is(&l, t, "mut"))
+            continue;
         bool number = t.kind == TOK_OTHER && isdigit((unsigned char)text[t.at]);
+        bool arrow = rust && t.kind == '-' && text[t.at + 1] == '>'; /* Rust's `->` */
         if (t.kind == '(' && prev != '!') /* D's Tuple!(long, long) is a type */
             lists++;
         parens += t.kind == '(' ? 1 : t.kind == ')' ? -1 : 0;
         /* Go's empty interface{}: its braces open no scope */
         bool empty_interface =
             (t.kind == '{' && lex_is(&l, last, "interface")) || (t.kind == '}' && prev == '{');
-        if (!(t.kind == TOK_IDENT || number || empty_interface ||
+        if (!(t.kind == TOK_IDENT || number || empty_interface || arrow ||
               (t.kind != TOK_OTHER && strchr("<>,&*:()[]!", t.kind))))
             *plain = false;
-        if (b.len > 0 && !(prev == ':' && t.kind == ':') && !(prev == '.' && t.kind == '.'))
-            buf_append(&b, " ", 1); /* C++'s `::` and Go's `...` stay whole */
+        if (b.len > 0 && !(prev == ':' && t.kind == ':') && !(prev == '.' && t.kind == '.') &&
+            !(prev == '-' && t.kind == '>'))
+            buf_append(&b, " ", 1); /* C++'s `::`, Go's `...` and Rust's `->` stay whole */
         buf_append(&b, text + t.at, t.len);
         prev = t.kind;
         last = t;
     }
-    if (lists != 1 || parens != 0)
+    if ((lists != 1 && !rust) || parens != 0) /* Rust's tuple types have parentheses */
         *plain = false;
     return buf_take(&b, NULL);
 }
@@ -186,6 +191,31 @@ static size_t go_result(const char *text, size_t end, size_t *type_at)
     return *type_at ? after : end;
 }
 
+/* Rust's return type after the parameter list (`) -> Vec<i32> {`), up to the body's `{`, a
+ * `where` clause or a `;`: the end of the declaration past it, *type_at its first token's
+ * offset; else (no `->`: it returns nothing) end, *type_at 0. */
+static size_t rust_result(const char *text, size_t end, size_t *type_at)
+{
+    struct lexer l;
+    lex_from(&l, text, end);
+    struct lex_tok minus = lex_next(&l), gt = lex_next(&l);
+    *type_at = 0;
+    if (minus.kind != '-' || gt.kind != '>' || gt.at != minus.at + 1)
+        return end;
+    size_t after = end;
+    int nest = 0;
+    for (struct lex_tok t = lex_next(&l); t.kind != TOK_END; t = lex_next(&l)) {
+        if (nest == 0 && (t.kind == '{' || t.kind == ';' || lex_is(&l, t, "where")))
+            break;
+        nest += t.kind == '[' || t.kind == '(' || t.kind == '<' ? 1 : 0;
+        nest -= (t.kind == ']' || t.kind == ')' || t.kind == '>') && nest > 0 ? 1 : 0;
+        if (!*type_at)
+            *type_at = t.at;
+        after = t.at + t.len;
+    }
+    return *type_at ? after : end;
+}
+
 int signature_find(const char *text, const char *name, bool last, bool member, struct signature *s)
 {
     memset(s, 0, sizeof(*s));
@@ -193,6 +223,7 @@ int signature_find(const char *text, const char *name, bool last, bool member, s
     lex_init(&l, text, LEX_C);
     int depth = 0, parens = 0, want = member ? 1 : 0;
     bool found = false, at_start = true, after_class = false, bang = false, go = false;
+    bool rust = false;
     size_t stmt = 0, open = 0, name_at = 0, instance_end = SIZE_MAX;
     char owner[sizeof(s->owner)] = "";
     struct lex_tok prev = {0, 0, TOK_END};
@@ -228,8 +259,10 @@ int signature_find(const char *text, const char *name, bool last, bool member, s
             if (close.kind != ')')
                 continue;
             /* Scala's and Kotlin's members need no `;` before them: `def` / `fun` starts one;
-             * Go's `func` starts a function */
+             * Go's `func` starts a function; Rust's `fn` keeps what precedes it in its item
+             * (`pub`, attributes) */
             go = prev.kind == TOK_IDENT && lex_is(&l, prev, "func");
+            rust = prev.kind == TOK_IDENT && lex_is(&l, prev, "fn");
             s->start =
                 prev.kind == TOK_IDENT && (lex_is(&l, prev, "def") || lex_is(&l, prev, "fun") || go)
                     ? prev.at
@@ -246,15 +279,17 @@ int signature_find(const char *text, const char *name, bool last, bool member, s
     if (!found)
         return -ENOENT;
     size_t close_at = s->end - 1, type_at = 0;
-    s->end = go ? go_result(text, s->end, &type_at) : trailing_type(text, s->end, &type_at);
-    s->text = join_tokens(text, s->start, s->end, &s->plain);
+    s->end = go     ? go_result(text, s->end, &type_at)
+             : rust ? rust_result(text, s->end, &type_at)
+                    : trailing_type(text, s->end, &type_at);
+    s->text = join_tokens(text, s->start, s->end, rust, &s->plain);
     s->args = param_names(text, s->start, open, close_at, go, &s->returns);
-    s->type = type_at ? return_type(text, type_at, s->end)
-              : go    ? strdup("")
-                      : return_type(text, s->start, name_at);
+    s->type = type_at      ? return_type(text, type_at, s->end)
+              : go || rust ? strdup("")
+                           : return_type(text, s->start, name_at);
     if (type_at && s->type)
         s->returns = strcmp(s->type, "Unit") != 0;
-    if (go)
+    if (go || rust)
         s->returns = type_at != 0;
     if (!s->text || !s->args || !s->type) {
         signature_fini(s);

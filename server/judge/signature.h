@@ -18,6 +18,10 @@
  * the declaration. A Go declaration starts at its `func`; each parameter is named by its
  * first identifier (`a, b int` names two), and its result type follows the list up to the
  * body's `{` (`(int, error)`, an `interface{}`'s braces included; none: it returns nothing).
+ * A Rust declaration is the item whose `fn` names it (`pub` and attributes kept): its
+ * parameters are named before a `:`, a `mut` binding is left out of its text, `->` stays one
+ * token, and its return type runs to the body's `{` or a `where`; a generic one (`fn f<T>`)
+ * is not found.
  */
 #ifndef VERDICT_SIGNATURE_H
 #define VERDICT_SIGNATURE_H

@@ -54,6 +54,11 @@ HARNESSES = {
     "go_test": ("isolated", "package main\n\nfunc twice(x int) int { return 2 * x }\n",
                 "package main\n\nfunc twice(x int) int { return x }\n",
                 "func TestTwice(t *testing.T) {\n\tif twice(2) != 4 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n"),
+    "rust": ("isolated", "fn twice(x: i64) -> i64 { 2 * x }\n", "fn twice(x: i64) -> i64 { x }\n",
+             "fn main() {\n    assert_eq!(twice(2), 4);\n}\n"),
+    "rust_test": ("isolated", "fn twice(x: i64) -> i64 { 2 * x }\n", "fn twice(x: i64) -> i64 { x }\n",
+                  "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n"
+                  "    fn t() { assert_eq!(twice(2), 4); }\n}\n"),
 }
 
 # One problem row per kind of /submit, inline (config.provided_data).

@@ -44,10 +44,10 @@ static void test_shipped(void)
     ASSERT_UINT_EQ(c->run.limits.memory_bytes, 256u << 20);
     ASSERT_FALSE(lang_find(set, "python")->compiled);
     ASSERT_TRUE(lang_find(set, "cuda")->needs_gpu);
-    /* the compiled graders: C++'s and Go's entry point is free, Java's and C#'s a class's
+    /* the compiled graders: C++'s, Go's and Rust's entry point is free, Java's and C#'s a class's
      * member; Go's imports are merged (goimports.h) */
-    static const char *const graded[][2] = {
-        {"cpp", "0"}, {"java", "1"}, {"csharp", "1"}, {"go_test", "0"}};
+    static const char *const graded[][2] = {{"cpp", "0"},     {"java", "1"}, {"csharp", "1"},
+                                            {"go_test", "0"}, {"rust", "0"}, {"rust_test", "0"}};
     for (size_t i = 0; i < sizeof(graded) / sizeof(graded[0]); i++) {
         const struct lang *l = lang_find(set, graded[i][0]);
         ASSERT_TRUE(l && l->grader && l->grader->compiled);

@@ -112,6 +112,35 @@ static void test_go(void)
     signature_fini(&s);
 }
 
+/* Rust: the item that `fn` names (its `pub` kept), a parameter's `mut` binding dropped (its type is
+ * the declaration's), `->` stays whole and the return type runs to the body's `{` or a `where` */
+static void test_rust(void)
+{
+    const char *prompt = "use std::collections::HashMap;\n/// >>> f(vec![1])\n"
+                         "fn g(x: i64) -> i64 { x }\n"
+                         "pub fn f(mut v: Vec<i64>, s: &str, w: &mut Vec<String>, "
+                         "m: HashMap<String, (i64, f64)>) -> Option<Vec<(i64, i64)>> {\n";
+    struct signature s;
+    ASSERT_INT_EQ(signature_find(prompt, "f", true, false, &s), 0);
+    ASSERT_STR_EQ(s.text, "pub fn f ( v : Vec < i64 > , s : & str , w : & mut Vec < String > , m : "
+                          "HashMap < String , ( i64 , f64 ) > ) -> Option < Vec < ( i64 , i64 ) "
+                          "> >");
+    ASSERT_STR_EQ(s.args, "v, s, w, m");
+    ASSERT_STR_EQ(s.type, "Option < Vec < ( i64 , i64 ) > >");
+    ASSERT_TRUE(s.returns && s.plain);
+    signature_fini(&s);
+    ASSERT_INT_EQ(signature_find("fn f(x: i32) {\n", "f", true, false, &s), 0);
+    ASSERT_STR_EQ(s.text, "fn f ( x : i32 )");
+    ASSERT_TRUE(!s.returns);
+    signature_fini(&s);
+    ASSERT_INT_EQ(signature_find("fn f(x: i32) -> bool where i32: Copy {\n", "f", true, false, &s),
+                  0);
+    ASSERT_STR_EQ(s.type, "bool");
+    signature_fini(&s);
+    /* a generic entry point is no declaration a proxy can take: none is found */
+    ASSERT_INT_EQ(signature_find("fn f<T: Ord>(x: T) -> T {\n", "f", true, false, &s), -ENOENT);
+}
+
 static void test_scala_member(void)
 {
     const char *prompt =
@@ -181,6 +210,7 @@ int main(void)
     TEST_RUN(test_code_first_and_plain);
     TEST_RUN(test_d_template_instances);
     TEST_RUN(test_go);
+    TEST_RUN(test_rust);
     TEST_RUN(test_scala_member);
     TEST_RUN(test_member);
     TEST_RUN(test_none);
