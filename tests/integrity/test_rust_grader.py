@@ -167,6 +167,30 @@ ATTACKS = {
     "snoop_files_and_proc": ("    let mut r = v.clone();\n    r.sort();\n    let f = snoop();\n"
                              "    if f > 0 { r.push(f); r } else { v }\n}\n" + SNOOP + REOPEN),
     "huge_answer": "    vec![0; 20 << 20]\n",
+    # what passes a sealed (in-process) Rust harness: seal's marker found in its own binary
+    # (tests/integrity/test_compiled_more.py), printed, then an exit
+    "binary_scan_marker": code(r'''
+        let bin = std::fs::read("/proc/self/exe").unwrap_or_default();
+        let hex = |c: u8| c.is_ascii_digit() || (b'a'..=b'f').contains(&c);
+        for i in 0..bin.len().saturating_sub(36) {
+            if !(0..36).all(|k| hex(bin[i + k].wrapping_sub(k as u8).wrapping_mul(183))) {
+                continue;
+            }
+            for j in 0..bin.len() - 36 {
+                if bin[i] ^ bin[j] != b'\n' || bin[i + 1] ^ bin[j + 1] != b'V' || bin[i + 2] ^ bin[j + 2] != b'S' {
+                    continue;
+                }
+                let line: Vec<u8> = (0..36).map(|k| bin[i + k] ^ bin[j + k]).collect();
+                if line[35] == b'\n' {
+                    use std::io::Write;
+                    let _ = std::io::stdout().write_all(&line);
+                    let _ = std::io::stdout().flush();
+                    std::process::exit(0);
+                }
+            }
+        }
+        std::hint::black_box(v)
+    '''),
     "panic_then_exit_in_hook": ("    std::panic::set_hook(Box::new(|_| std::process::exit(0)));\n"
                                 "    panic!(\"no\");\n"),
 }
@@ -201,7 +225,7 @@ def results(srv):
               for n in names]
     # the same attacks against HumanEval-X's shape (rust_test), a few of each kind
     mods = ["process_exit_0", "static_initializer_exit", "shadow_bool_and_eq", "fake_libtest_print",
-            "plain_wrong"]
+            "plain_wrong", "binary_scan_marker"]
     names += [f"test_mod {n}" for n in mods]
     bodies += [judge_body(ATTACKS[n], False, "rust_test", TESTS_MOD) for n in mods]
     return dict(zip(names, in_parallel(lambda b: judge(srv, b, timeout=240), [(b,) for b in bodies])))
@@ -209,7 +233,8 @@ def results(srv):
 
 ALL = sorted(ATTACKS) + sorted(WHOLE) + [f"test_mod {n}" for n in
                                          ("process_exit_0", "static_initializer_exit",
-                                          "shadow_bool_and_eq", "fake_libtest_print", "plain_wrong")]
+                                          "shadow_bool_and_eq", "fake_libtest_print", "plain_wrong",
+                                          "binary_scan_marker")]
 
 
 @pytest.mark.parametrize("name", ALL)
