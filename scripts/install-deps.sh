@@ -56,6 +56,10 @@ rust_deps() {
         echo "install-deps: not root, Rust crates not built (run scripts/build-rust-deps.sh as root)"
     elif [ -f "${RUSTUP_HOME:-$HOME/.rustup}/settings.toml" ]; then
         bash "$(dirname "$0")/build-rust-deps.sh"
+        # The Rust grader's runtime, compiled once (without it each grader compiles it).
+        if ! bash "$(dirname "$0")/build-rust-runtime.sh"; then
+            echo "install-deps: the Rust grader's runtime not built, Rust graders compile it" >&2
+        fi
     else
         echo "install-deps: no rustup toolchain, Rust crates not built"
     fi

@@ -56,6 +56,15 @@ pub mod verdict_grader {
         }
     }
 
+    /// Every panic of the grader's process is a failed check: exit status 1 (see above).
+    pub fn set_panic_hook() {
+        ::std::panic::set_hook(::std::boxed::Box::new(|info| {
+            let m = ::std::format!("verdict grader: a check failed: {}\n", info);
+            let _ = ::std::io::Write::write_all(&mut ::std::io::stderr(), m.as_bytes());
+            ::std::process::exit(1)
+        }));
+    }
+
     /// The call of the program's NAME with these arguments, its answer decoded into R.
     pub fn call<R: w::Take>(name: &str, args: &[&dyn w::Put]) -> R {
         let mut guard = CHANNEL.lock().unwrap_or_else(|e| e.into_inner());
@@ -63,9 +72,9 @@ pub mod verdict_grader {
             Channel {
                 answers: ::std::io::BufReader::with_capacity(
                     1 << 16,
-                    <::std::fs::File as ::std::os::fd::FromRawFd>::from_raw_fd(3),
+                    <::std::fs::File as ::std::os::unix::io::FromRawFd>::from_raw_fd(3),
                 ),
-                calls: <::std::fs::File as ::std::os::fd::FromRawFd>::from_raw_fd(4),
+                calls: <::std::fs::File as ::std::os::unix::io::FromRawFd>::from_raw_fd(4),
             }
         });
         if !ch.answers.buffer().is_empty() {
@@ -108,31 +117,28 @@ pub mod verdict_grader {
     }
 }
 
-/// A failed check (a panic of the tests: assert!, assert_eq!, an unwrap on the program's
-/// answers) ends the grader at once with status 1, its message on stderr (written past
-/// libtest's capture of the print macros), before anything could catch it.
-#[used]
-#[link_section = ".init_array"]
-static VERDICT_GRADER_INIT: extern "C" fn() = {
-    extern "C" fn init() {
-        ::std::panic::set_hook(::std::boxed::Box::new(|info| {
-            let m = ::std::format!("verdict grader: a check failed: {}\n", info);
-            let _ = ::std::io::Write::write_all(&mut ::std::io::stderr(), m.as_bytes());
-            ::std::process::exit(1)
-        }));
-    }
-    init
-};
-
 /// The proxy: the prompt's declaration (its tokens, a parameter's `mut` dropped), whose body
-/// sends the call. Generic declarations match no rule: the grader does not compile, and the
-/// problem is sealed in-process as before.
-#[allow(unused_macros)]
+/// sends the call, and the panic hook: a failed check (a panic of the tests: assert!,
+/// assert_eq!, an unwrap on the program's answers) ends the grader at once with status 1, its
+/// message on stderr (written past libtest's capture of the print macros), before anything
+/// could catch it. The hook is set from .init_array, before main, by a static the macro writes
+/// into the grader's own crate (one in a library's object could be left out by the linker).
+/// Generic declarations match no rule: the grader does not compile, and the problem is sealed
+/// in-process as before.
+#[macro_export]
 macro_rules! verdict_proxy {
     ($(#[$m:meta])* $vis:vis fn $name:ident ( $( $p:ident : $t:ty ),* $(,)? ) $(-> $r:ty)?) => {
         #[allow(unused_mut, clippy::all)]
         $vis fn $name( $( $p : $t ),* ) $(-> $r)? {
-            crate::verdict_grader::call(stringify!($name), &[ $( &$p as &dyn crate::verdict_wire::Put ),* ])
+            $crate::verdict_grader::call(stringify!($name), &[ $( &$p as &dyn $crate::verdict_wire::Put ),* ])
         }
+        #[used]
+        #[link_section = ".init_array"]
+        static VERDICT_GRADER_INIT: extern "C" fn() = {
+            extern "C" fn init() {
+                $crate::verdict_grader::set_panic_hook()
+            }
+            init
+        };
     };
 }

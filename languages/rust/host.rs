@@ -39,10 +39,10 @@ pub mod verdict_host {
         name: &str,
         dispatch: fn(&[w::Value]) -> ::std::result::Result<::std::string::String, ::std::string::String>,
     ) -> ! {
-        let mut answers = unsafe { <::std::fs::File as ::std::os::fd::FromRawFd>::from_raw_fd(4) };
+        let mut answers = unsafe { <::std::fs::File as ::std::os::unix::io::FromRawFd>::from_raw_fd(4) };
         let mut calls = ::std::io::BufReader::with_capacity(
             1 << 16,
-            unsafe { <::std::fs::File as ::std::os::fd::FromRawFd>::from_raw_fd(3) },
+            unsafe { <::std::fs::File as ::std::os::unix::io::FromRawFd>::from_raw_fd(3) },
         );
         loop {
             let mut line = ::std::string::String::new();
@@ -96,7 +96,7 @@ pub mod verdict_host {
 
 /// The host's dispatch for the prompt's declaration (its tokens, a parameter's `mut`
 /// dropped) and C's `main`, which serves it.
-#[allow(unused_macros)]
+#[macro_export]
 macro_rules! verdict_host {
     (@go $f:path, $a:ident, [$($done:tt)*], $i:expr ;) => {{
         if $a.len() != $i {
@@ -105,29 +105,29 @@ macro_rules! verdict_host {
         $f($($done)*)
     }};
     (@go $f:path, $a:ident, [$($done:tt)*], $i:expr ; $p:ident : & $l:lifetime mut $t:ty $(, $($rest:tt)*)?) => {
-        verdict_host!(@go $f, $a, [$($done)* &mut *crate::verdict_host::leak(crate::verdict_host::arg::<<$t as crate::verdict_wire::Own>::O>($a, $i)?),], $i + 1 ; $($($rest)*)?)
+        $crate::verdict_host!(@go $f, $a, [$($done)* &mut *$crate::verdict_host::leak($crate::verdict_host::arg::<<$t as $crate::verdict_wire::Own>::O>($a, $i)?),], $i + 1 ; $($($rest)*)?)
     };
     (@go $f:path, $a:ident, [$($done:tt)*], $i:expr ; $p:ident : & $l:lifetime $t:ty $(, $($rest:tt)*)?) => {
-        verdict_host!(@go $f, $a, [$($done)* &*crate::verdict_host::leak(crate::verdict_host::arg::<<$t as crate::verdict_wire::Own>::O>($a, $i)?),], $i + 1 ; $($($rest)*)?)
+        $crate::verdict_host!(@go $f, $a, [$($done)* &*$crate::verdict_host::leak($crate::verdict_host::arg::<<$t as $crate::verdict_wire::Own>::O>($a, $i)?),], $i + 1 ; $($($rest)*)?)
     };
     (@go $f:path, $a:ident, [$($done:tt)*], $i:expr ; $p:ident : & mut $t:ty $(, $($rest:tt)*)?) => {
-        verdict_host!(@go $f, $a, [$($done)* &mut crate::verdict_host::arg::<<$t as crate::verdict_wire::Own>::O>($a, $i)?,], $i + 1 ; $($($rest)*)?)
+        $crate::verdict_host!(@go $f, $a, [$($done)* &mut $crate::verdict_host::arg::<<$t as $crate::verdict_wire::Own>::O>($a, $i)?,], $i + 1 ; $($($rest)*)?)
     };
     (@go $f:path, $a:ident, [$($done:tt)*], $i:expr ; $p:ident : & $t:ty $(, $($rest:tt)*)?) => {
-        verdict_host!(@go $f, $a, [$($done)* &crate::verdict_host::arg::<<$t as crate::verdict_wire::Own>::O>($a, $i)?,], $i + 1 ; $($($rest)*)?)
+        $crate::verdict_host!(@go $f, $a, [$($done)* &$crate::verdict_host::arg::<<$t as $crate::verdict_wire::Own>::O>($a, $i)?,], $i + 1 ; $($($rest)*)?)
     };
     // An argument by value is decoded into the type the program's function takes (inferred
     // from the call), as the tests' literals would adapt to it (`usize` where the prompt says
     // `isize`); the grader encoded it from the declared type.
     (@go $f:path, $a:ident, [$($done:tt)*], $i:expr ; $p:ident : $t:ty $(, $($rest:tt)*)?) => {
-        verdict_host!(@go $f, $a, [$($done)* crate::verdict_host::arg::<_>($a, $i)?,], $i + 1 ; $($($rest)*)?)
+        $crate::verdict_host!(@go $f, $a, [$($done)* $crate::verdict_host::arg::<_>($a, $i)?,], $i + 1 ; $($($rest)*)?)
     };
     (@served $name:ident, ($($params:tt)*) $(-> $r:ty)?) => {
-        pub fn dispatch(a: &[crate::verdict_wire::Value]) -> ::std::result::Result<::std::string::String, ::std::string::String> {
+        pub fn dispatch(a: &[$crate::verdict_wire::Value]) -> ::std::result::Result<::std::string::String, ::std::string::String> {
             // the result as the program's function types it: the grader decodes it into the
             // declared type, or refuses it
-            let r = verdict_host!(@go super::$name, a, [], 0usize ; $($params)*);
-            ::std::result::Result::Ok(crate::verdict_wire::encode(&r))
+            let r = $crate::verdict_host!(@go super::$name, a, [], 0usize ; $($params)*);
+            ::std::result::Result::Ok($crate::verdict_wire::encode(&r))
         }
     };
     // The grader writes the same dispatch against its proxy, never called: a declaration the
@@ -137,17 +137,17 @@ macro_rules! verdict_host {
         #[allow(unused_imports, dead_code)]
         mod verdict_host_check {
             use super::*;
-            verdict_host!(@served $name, ($($params)*) $(-> $r)?);
+            $crate::verdict_host!(@served $name, ($($params)*) $(-> $r)?);
         }
     };
     ($(#[$m:meta])* $vis:vis fn $name:ident ( $($params:tt)* ) $(-> $r:ty)?) => {
         #[allow(unused_imports, dead_code)]
         mod verdict_served {
             use super::*;
-            verdict_host!(@served $name, ($($params)*) $(-> $r)?);
+            $crate::verdict_host!(@served $name, ($($params)*) $(-> $r)?);
             #[no_mangle]
             pub extern "C" fn main(_argc: i32, _argv: *const *const u8) -> i32 {
-                crate::verdict_host::serve(stringify!($name), dispatch)
+                $crate::verdict_host::serve(stringify!($name), dispatch)
             }
         }
     };

@@ -13,10 +13,12 @@ lines, garbage, early and deep lines on the channel, reading the sources, binari
 the expected values, and a plain wrong answer. None may get reward 1; the controls pass, a
 panicking answer is RE and a wrong one WA."""
 import base64
+import shutil
 
 import pytest
 
 from conftest import assert_accepted, assert_refused, code, in_parallel, judge, judged, submit
+from conftest import _api
 
 # A problem of MultiPL-E's shape: the prompt ends with the entry point's declaration, the
 # completion continues its body, and the tests close it and run from main; the expected values
@@ -263,6 +265,35 @@ def test_controls(srv):
     for res in (wrong, wrong_mod):
         assert res["tests"][0]["verdict"] == "WA", res
         assert "verdict grader: a check failed" in res["tests"][0]["stderr"], res
+
+
+def test_templates_newer_than_the_runtime_rlib(tmp_path):
+    """The runtime compiled once (scripts/build-rust-runtime.sh) is used only for the very
+    texts it was built from: with languages/rust/ changed since, both compile steps compile the
+    texts they were given, and that code is the code that runs (each change below is seen in
+    the verdicts), never the library's."""
+    langs = tmp_path / "languages"
+    shutil.copytree(_api.LANGUAGES, langs)
+    edits = {"grader.rs": ('"verdict grader: a check failed: {}\\n"', '"verdict grader (newer): a check failed: {}\\n"'),
+             "host.rs": ('raised("panic", &m)', 'raised("panic", &::std::format!("newer host: {}", m))')}
+    for name, (old, new) in edits.items():
+        path = langs / "rust" / name
+        text = path.read_text()
+        assert text.count(old) == 1, (name, old)
+        path.write_text(text.replace(old, new))
+    s = _api.Server(cells=2, extra=("--languages", str(langs)))
+    try:
+        ok, raised, wrong = in_parallel(lambda b: judge(s, b, timeout=600), [
+            (judge_body(HONEST, False),),
+            (judge_body("    panic!(\"no\");\n", False),),
+            (judge_body(WRONG, False, "rust_test", TESTS_MOD),)])
+    finally:
+        s.stop()
+    assert_accepted(ok)
+    assert ok["grading"] == "isolated", ok
+    assert raised["tests"][0]["verdict"] == "RE" and "newer host: no" in raised["tests"][0]["stderr"], raised
+    assert wrong["tests"][0]["verdict"] == "WA", wrong
+    assert "verdict grader (newer): a check failed" in wrong["tests"][0]["stderr"], wrong
 
 
 def test_snoop_works_where_the_tests_are_readable(srv):
