@@ -142,21 +142,16 @@ static char *return_type(const char *text, size_t start, size_t name_at)
     return buf_take(&b, NULL);
 }
 
-/* A return type after the parameter list (Scala's and Kotlin's `) : Type`), up to the `=` or
- * `{` that starts the body: the end of the declaration past it, *type_at its first token's
- * offset; else end as it is, *type_at 0. */
-static size_t trailing_type(const char *text, size_t end, size_t *type_at)
+/* The type that starts at l's next token, up to a `{`, `=` or `;` at depth 0 or a `where`
+ * clause (Kotlin's, Rust's), which start the body or its bounds: the end of the declaration
+ * past it, *type_at its first token's offset; else end as it is, *type_at 0. */
+static size_t type_to_body(struct lexer *l, size_t end, size_t *type_at)
 {
-    struct lexer l;
-    lex_from(&l, text, end);
-    struct lex_tok colon = lex_next(&l);
-    *type_at = 0;
-    if (colon.kind != ':' || text[colon.at + 1] == ':')
-        return end;
     size_t after = end;
     int nest = 0;
-    for (struct lex_tok t = lex_next(&l); t.kind != TOK_END; t = lex_next(&l)) {
-        if (nest == 0 && (t.kind == '=' || t.kind == '{' || t.kind == ';'))
+    *type_at = 0;
+    for (struct lex_tok t = lex_next(l); t.kind != TOK_END; t = lex_next(l)) {
+        if (nest == 0 && (t.kind == '=' || t.kind == '{' || t.kind == ';' || lex_is(l, t, "where")))
             break;
         nest += t.kind == '[' || t.kind == '(' || t.kind == '<' ? 1 : 0;
         nest -= (t.kind == ']' || t.kind == ')' || t.kind == '>') && nest > 0 ? 1 : 0;
@@ -165,6 +160,19 @@ static size_t trailing_type(const char *text, size_t end, size_t *type_at)
         after = t.at + t.len;
     }
     return *type_at ? after : end;
+}
+
+/* A return type after the parameter list (Scala's and Kotlin's `) : Type`), up to the body:
+ * as type_to_body. */
+static size_t trailing_type(const char *text, size_t end, size_t *type_at)
+{
+    struct lexer l;
+    lex_from(&l, text, end);
+    struct lex_tok colon = lex_next(&l);
+    *type_at = 0;
+    if (colon.kind != ':' || text[colon.at + 1] == ':')
+        return end;
+    return type_to_body(&l, end, type_at);
 }
 
 /* Go's result type after the parameter list (`) []int {`, `) (int, error) {`), up to the `{`
@@ -192,8 +200,7 @@ static size_t go_result(const char *text, size_t end, size_t *type_at)
 }
 
 /* Rust's return type after the parameter list (`) -> Vec<i32> {`), up to the body's `{`, a
- * `where` clause or a `;`: the end of the declaration past it, *type_at its first token's
- * offset; else (no `->`: it returns nothing) end, *type_at 0. */
+ * `where` clause or a `;`: as type_to_body (no `->`: it returns nothing). */
 static size_t rust_result(const char *text, size_t end, size_t *type_at)
 {
     struct lexer l;
@@ -202,18 +209,7 @@ static size_t rust_result(const char *text, size_t end, size_t *type_at)
     *type_at = 0;
     if (minus.kind != '-' || gt.kind != '>' || gt.at != minus.at + 1)
         return end;
-    size_t after = end;
-    int nest = 0;
-    for (struct lex_tok t = lex_next(&l); t.kind != TOK_END; t = lex_next(&l)) {
-        if (nest == 0 && (t.kind == '{' || t.kind == ';' || lex_is(&l, t, "where")))
-            break;
-        nest += t.kind == '[' || t.kind == '(' || t.kind == '<' ? 1 : 0;
-        nest -= (t.kind == ']' || t.kind == ')' || t.kind == '>') && nest > 0 ? 1 : 0;
-        if (!*type_at)
-            *type_at = t.at;
-        after = t.at + t.len;
-    }
-    return *type_at ? after : end;
+    return type_to_body(&l, end, type_at);
 }
 
 int signature_find(const char *text, const char *name, bool last, bool member, struct signature *s)
