@@ -15,12 +15,13 @@
 # builtins (by name); anything else is refused (TypeError), failing the check.
 # Exit status: 0 every check passed; FAILED a check failed on the program's answers (an
 # assertion, or the checks' own code raising on them: WA); BROKE the program failed a call: it
-# raised, exited, closed the channel or answered out of protocol (RE).
+# raised, exited, closed the channel or answered out of protocol (RE); CANNOT the tests import
+# a module this Python does not have (SE: the judge's want, never the program's fault).
 
 import builtins
 import sys
 
-FAILED, BROKE = 1, 2
+FAILED, BROKE, CANNOT = 1, 2, 3
 REPLY_MAX = 64 << 20  # bytes of one answer
 
 
@@ -33,7 +34,7 @@ class ProgramRaised(Exception):
     """The program raised an exception that is not one of Python's own."""
 
 
-_state = {"broken": None, "entry": ""}
+_state = {"broken": None, "entry": "", "capture": None}
 
 
 def _send_handle(v):
@@ -70,6 +71,8 @@ def rpc(*req, checked=True):
     """The program's answer to req; the handles in it are `checked` (Remote)."""
     if _state["broken"]:
         raise ProgramBroke(_state["broken"])
+    if _state["capture"] is not None:  # the tests' prints while captured go first
+        _state["capture"].push()
     try:
         _out.write((wire_encode(req, _send_handle) + "\n").encode("ascii"))
     except (BrokenPipeError, OSError):
@@ -247,6 +250,14 @@ def main(tests, setup, entry):
         _traceback()
     except SystemExit as e:
         status = 0 if e.code in (None, 0) else FAILED
+    except ModuleNotFoundError as e:
+        if getattr(e, "raised_by_program", False):
+            status = BROKE
+            _traceback()
+        else:
+            status = CANNOT
+            print("verdict grader: the tests import %s, which the grader's Python does not have"
+                  % (e.name,), file=sys.stderr)
     except BaseException as e:  # the checks failed on the answer, or the program raised
         status = BROKE if getattr(e, "raised_by_program", False) else FAILED
         _traceback()

@@ -14,6 +14,11 @@
 #   ("setattr", h, name, v)    set one
 #   ("item", h, key)           h[key]
 #   ("bool", h) ("len", h) ("list", h)   bool(h), len(h), list(h)
+#   ("capture", on)            the program's stdout and stderr (fds 1 and 2) sent to files of
+#                              the host's own from now (True) or back to where they were
+#   ("echo", out, err)         the tests' own prints while captured, written there in turn
+#   ("readout",)               what was written there since the last readout: (out, err)
+#                              (pytest's capsys and capfd, python/pytest_runner.py)
 # The answer is ("ok", value), ("raise", type name, message), or, to a "get" of a module,
 # ("module", its name): the grader then imports that module itself (grader.py).
 
@@ -31,10 +36,86 @@ def _run_program(program, code_file):
     exec(compile(source, path, "exec", dont_inherit=True), program)
 
 
+class _Capture:
+    """fds 1 and 2 sent to memory files while captured, and sys.stdout and sys.stderr made
+    streams of their own onto them (the program's may be pytest's capture, which writes to
+    a file of pytest's); every function it calls bound before the program ran."""
+
+    def __init__(self):
+        import io
+        import os
+        self.os = {k: getattr(os, k) for k in
+                   ("dup", "dup2", "close", "memfd_create", "lseek", "read", "ftruncate")}
+        self.text, self.raw = io.TextIOWrapper, io.FileIO
+        self.flush, self.saved = _flush_streams, None
+
+    def start(self):
+        o = self.os
+        if self.saved is None:
+            self.flush()
+            self.saved = (o["dup"](1), o["dup"](2), _sys.stdout, _sys.stderr)
+            self.files = (o["memfd_create"]("out"), o["memfd_create"]("err"))
+            o["dup2"](self.files[0], 1)
+            o["dup2"](self.files[1], 2)
+            self.streams = [self.text(self.raw(o["dup"](fd), "w"), encoding="utf-8",
+                                      errors="backslashreplace", write_through=True)
+                            for fd in (1, 2)]
+            _sys.stdout, _sys.stderr = self.streams
+
+    def stop(self):
+        o = self.os
+        if self.saved is not None:
+            self.flush()
+            for stream in self.streams:
+                try:
+                    stream.close()
+                except BaseException:
+                    pass
+            _sys.stdout, _sys.stderr = self.saved[2], self.saved[3]
+            for fd, saved, f in ((1, self.saved[0], self.files[0]), (2, self.saved[1], self.files[1])):
+                o["dup2"](saved, fd)
+                o["close"](saved)
+                o["close"](f)
+            self.saved = None
+
+    def echo(self, out, err):
+        if self.saved is not None and type(out) is str and type(err) is str:
+            self.flush()
+            for stream, text in zip(self.streams, (out, err)):
+                stream.write(text)
+
+    def readout(self):
+        if self.saved is None:
+            return "", ""
+        self.flush()
+        o, got = self.os, []
+        for f in self.files:
+            o["lseek"](f, 0, 0)
+            data = b""
+            while len(data) < (16 << 20):
+                chunk = o["read"](f, 1 << 16)
+                if not chunk:
+                    break
+                data += chunk
+            o["ftruncate"](f, 0)
+            o["lseek"](f, 0, 0)
+            got.append(data.decode("utf-8", "replace"))
+        return got[0], got[1]
+
+
+def _flush_streams():
+    for name in ("stdout", "stderr"):
+        try:
+            getattr(_sys, name).flush()  # the program's, whatever it is now
+        except BaseException:
+            pass
+
+
 def _serve(program, code_file):
     digits = getattr(_sys, "set_int_max_str_digits", None)
     module_type = type(_sys)
     handles, ids = [], {}
+    capture = _Capture()
     _run_program(program, code_file)
     if digits is not None:
         digits(0)
@@ -77,6 +158,12 @@ def _serve(program, code_file):
             v = handle(req[1])[req[2]]
         elif op in ("bool", "len", "list"):
             v = {"bool": bool, "len": len, "list": list}[op](handle(req[1]))
+        elif op == "capture":
+            v = capture.start() if req[1] is True else capture.stop()
+        elif op == "readout":
+            v = capture.readout()
+        elif op == "echo":
+            v = capture.echo(req[1], req[2])
         else:
             raise ValueError("unknown request")
         return "('ok',%s)" % wire_encode(v, handle_of)
