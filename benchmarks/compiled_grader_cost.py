@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""What a compiled grader costs (docs/integrity/cpp.md, java.md, csharp.md, d.md, scala.md, go.md,
-rust.md):
+"""What a compiled grader costs (docs/integrity/cpp.md, c.md, java.md, csharp.md, d.md, scala.md,
+go.md, rust.md):
 a language's function-harness samples judged by `verdict bench` with two builds side by side,
 one without the grader (C++: a build from before it, whose tests are sealed into the program;
 or BIN:off, a build run with VERDICT_COMPILED_GRADERS=off: Java's tests joined after the code,
@@ -16,7 +16,8 @@ It asserts nothing (a benchmark).
 
 usage: compiled_grader_cost.py LANG BEFORE_BIN[:off] BEFORE_LANGUAGES AFTER_BIN AFTER_LANGUAGES
        [ROUNDS=3] [J=nproc] [N=all]   (root: verdict uses cells; N: the first N problems)
-LANG: cpp, go or rust (HumanEval-X's canonical solutions, ../shared/datasets/humaneval-x), java,
+LANG: cpp, go or rust (HumanEval-X's canonical solutions, ../shared/datasets/humaneval-x), c
+(McEval C's, ../shared/datasets/mceval), java,
 csharp, d or scala (MultiPL-E's HumanEval in that language, ../shared/more-datasets: its
 chat answers, right
 or wrong, since it has no references). A C++ build from before: `git worktree add /tmp/before f5e11ea`
@@ -39,6 +40,8 @@ DATA = next(d for d in (os.environ.get("VERDICT_TEST_DATA"),
 MORE = os.path.join(os.path.dirname(os.path.abspath(DATA)), "more-datasets")
 # LANG -> (dataset, its file, the sample's id and code fields, the program's artifact)
 LANGS = {
+    "c": ("mceval_c", os.path.join(DATA, "mceval", "C.jsonl"),
+          "task_id", "canonical_solution", "main"),
     "cpp": ("humanevalx_cpp", os.path.join(DATA, "humaneval-x", "humaneval_cpp.jsonl.gz"),
             "task_id", "canonical_solution", "main"),
     "java": ("multiple_java", os.path.join(MORE, "multipl-e", "humaneval-java.jsonl"),

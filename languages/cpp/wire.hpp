@@ -1,7 +1,8 @@
 // The typed wire (languages/wire.md) in C++17: a strict parser of one JSON text into a plain
 // tree, and codecs between that tree and the standard types a harness signature uses: bool,
-// char, the integer and floating types, std::string, vector, array, deque, list, map,
-// unordered_map, set, unordered_set, pair, tuple, optional, and any nesting of them. A type
+// char, the integer and floating types, std::string, C's strings (char * and const char *),
+// vector, array, deque, list, map, unordered_map, set, unordered_set, pair, tuple, optional,
+// and any nesting of them. A type
 // without a codec fails to compile (a static_assert naming it), never at run time. The
 // grader and the host both include this file; neither ever builds anything but these types.
 #ifndef VERDICT_WIRE_HPP
@@ -434,6 +435,41 @@ template <> struct codec<std::string> {
     {
         s = v.s;
         return v.kind == value::string_v;
+    }
+};
+
+// C's strings (char * and const char *, the C grader's: languages/c.json): a JSON string, or
+// null for a null pointer; decoded into storage kept for the process's life (a C function may
+// keep or return the pointer it was given), writable for char *. A string holding a NUL byte
+// reads, as C does, up to it.
+inline char *kept_string(const std::string &s)
+{
+    char *p = static_cast<char *>(std::malloc(s.size() + 1));
+    if (!p)
+        std::abort();
+    std::memcpy(p, s.c_str(), s.size() + 1);
+    return p;
+}
+
+template <class S>
+struct codec<S, std::enable_if_t<std::is_same_v<S, char *> || std::is_same_v<S, const char *>>> {
+    static void put(std::string &o, const char *s)
+    {
+        if (s)
+            put_string(o, s);
+        else
+            o += "null";
+    }
+    static bool get(const value &v, S &s)
+    {
+        if (v.kind == value::null_v) {
+            s = nullptr;
+            return true;
+        }
+        if (v.kind != value::string_v)
+            return false;
+        s = kept_string(v.s);
+        return true;
     }
 };
 

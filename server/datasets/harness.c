@@ -570,12 +570,12 @@ static void build_harness(const struct json *p, const char *lang, const char *ba
          * (and any other name the prompt does not define) in the program */
         if (strcmp(base, "python") == 0)
             json_set_str(r, "harness_setup", prefix);
-        /* the compiled graders (C++'s, Java's, C#'s, D's, Scala's, Go's, Rust's) take the tests'
-         * setup and the entry point's declaration from the whole prompt, whichever way the
-         * answer was joined (server/judge/graded.h) */
-        if (strcmp(base, "cpp") == 0 || strcmp(base, "java") == 0 || strcmp(base, "csharp") == 0 ||
-            strcmp(base, "d_ut") == 0 || strcmp(base, "scala") == 0 || strcmp(base, "go") == 0 ||
-            strcmp(base, "rust") == 0)
+        /* the compiled graders (C's, C++'s, Java's, C#'s, D's, Scala's, Go's, Rust's) take the
+         * tests' setup and the entry point's declaration from the whole prompt, whichever way
+         * the answer was joined (server/judge/graded.h) */
+        if (strcmp(base, "c") == 0 || strcmp(base, "cpp") == 0 || strcmp(base, "java") == 0 ||
+            strcmp(base, "csharp") == 0 || strcmp(base, "d_ut") == 0 ||
+            strcmp(base, "scala") == 0 || strcmp(base, "go") == 0 || strcmp(base, "rust") == 0)
             json_set_str(r, "harness_setup", str_of(p, "before"));
         if (asprintf(&h->program, "%s\n%s", code, after) < 0)
             h->program = NULL;

@@ -24,7 +24,7 @@ KINDS = {"isolated", "output", "in-process", "exit-status"}
 HARNESSES = {
     "python": ("isolated", "def twice(x):\n    return 2 * x\n", "def twice(x):\n    return x\n",
                "assert twice(2) == 4\nassert twice(5) == 10\n"),
-    "c": ("in-process", "int twice(int x) { return 2 * x; }\n", "int twice(int x) { return x; }\n",
+    "c": ("isolated", "int twice(int x) { return 2 * x; }\n", "int twice(int x) { return x; }\n",
           "#include <assert.h>\nint main(void) {\n    assert(twice(2) == 4);\n    return 0;\n}\n"),
     "cpp": ("isolated", "int twice(int x) { return 2 * x; }\n", "int twice(int x) { return x; }\n",
             "#include <cassert>\nint main() {\n    assert(twice(2) == 4);\n}\n"),
@@ -194,7 +194,7 @@ def test_batch_lines(srv):
     assert set(lines) == {"stdio", "py", "c", "sh", "bad"}
     assert lines["stdio"]["result"]["grading"] == "output"
     assert lines["py"]["result"]["grading"] == "isolated"
-    assert lines["c"]["result"]["grading"] == harness_kind(srv, "c")
+    assert lines["c"]["result"]["grading"] == "in-process"  # no entry point: sealed
     assert lines["sh"]["result"]["grading"] == harness_kind(srv, "bash")
     assert "error" in lines["bad"] and "grading" not in json.dumps(lines["bad"])
 

@@ -225,7 +225,8 @@ def test_grading_recorded_and_filtered(srv):
                                  "tests": [{"stdin": "a", "expected": "a"}]}),
         "isolated": ("/v1/judge", {"language": "python", "code": "def f(x):\n    return x\n",
                                    "harness": "assert f(3) == 3\n"}),
-        langs["c"]["harness_grading"]: ("/v1/judge", {
+        # no entry point: C's harness is sealed
+        "in-process": ("/v1/judge", {
             "language": "c", "code": "int f(int x) { return x; }\n",
             "harness": "#include <assert.h>\nint main(void) { assert(f(3) == 3); return 0; }\n"}),
     }
