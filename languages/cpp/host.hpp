@@ -79,12 +79,14 @@ template <class R, class... A> struct entry<R (*)(A...)> {
 
 } // namespace verdict_host
 
-// The program's main: serves the entry point NAME of the signature verdict_sig::NAME.
-#define VERDICT_HOST(NAME)                                                                   \
+// The program's main: serves the entry point NAME of the signature verdict_sig::NAME, calling
+// FN (NAME itself; C's: a pointer the C code exports, languages/c.json).
+#define VERDICT_HOST_VIA(NAME, FN)                                                           \
     int main()                                                                               \
     {                                                                                        \
         return verdict_host::entry<decltype(&verdict_sig::NAME)>::serve(                     \
-            [](auto &...a) -> decltype(auto) { return NAME(a...); });                        \
+            [](auto &...a) -> decltype(auto) { return FN(a...); });                          \
     }
+#define VERDICT_HOST(NAME) VERDICT_HOST_VIA(NAME, NAME)
 
 #endif

@@ -103,7 +103,6 @@ SNOOP = code(r"""
         const char *files[] = {"/proc/self/exe", "/proc/self/cmdline", "/proc/self/environ"};
         for (int i = 0; i < 3; i++)
             scan_file(files[i]);
-        scan_dir(".", 0);
         scan_dir("/tmp", 0);
         DIR *d = opendir("/proc");
         struct dirent *e;
@@ -117,6 +116,11 @@ SNOOP = code(r"""
         }
         if (d)
             closedir(d);
+        long elsewhere = found;  /* the work dir's, where there is one, first */
+        found = 0;
+        scan_dir(".", 0);
+        if (!found)
+            found = elsewhere;
     }
 """)
 
@@ -208,11 +212,14 @@ def test_attack_refused(results, name):
 
 
 def test_controls(srv):
-    ok, whole, crashed, wrong = in_parallel(lambda b: judge(srv, b), [
+    # a whole answer's function may be static: the host reaches it through a pointer the C
+    # code exports
+    ok, whole, static, crashed, wrong = in_parallel(lambda b: judge(srv, b), [
         (judge_body(HONEST, False),), (judge_body(PRE + FN + HONEST + "}\n", True),),
+        (judge_body(PRE + "static " + FN + HONEST + "}\nint main(void) { return 1; }\n", True),),
         (judge_body("    return *(char **)0;\n", False),),
         (judge_body(WRONG, False),)])
-    for res in (ok, whole):
+    for res in (ok, whole, static):
         assert_accepted(res)
         assert res["grading"] == "isolated", res
     assert crashed["tests"][0]["verdict"] == "RE", crashed
