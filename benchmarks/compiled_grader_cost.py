@@ -17,7 +17,8 @@ It asserts nothing (a benchmark).
 usage: compiled_grader_cost.py LANG BEFORE_BIN[:off] BEFORE_LANGUAGES AFTER_BIN AFTER_LANGUAGES
        [ROUNDS=3] [J=nproc] [N=all]   (root: verdict uses cells; N: the first N problems)
 LANG: cpp, go or rust (HumanEval-X's canonical solutions, ../shared/datasets/humaneval-x), c
-(McEval C's, ../shared/datasets/mceval), java,
+(McEval C's, ../shared/datasets/mceval), cpp_multiple (MultiPL-E's HumanEval C++ chat answers,
+../shared/datasets/multipl-e: prompts that include <bits/stdc++.h>), java,
 csharp, d or scala (MultiPL-E's HumanEval in that language, ../shared/more-datasets: its
 chat answers, right
 or wrong, since it has no references). A C++ build from before: `git worktree add /tmp/before f5e11ea`
@@ -44,6 +45,8 @@ LANGS = {
           "task_id", "canonical_solution", "main"),
     "cpp": ("humanevalx_cpp", os.path.join(DATA, "humaneval-x", "humaneval_cpp.jsonl.gz"),
             "task_id", "canonical_solution", "main"),
+    "cpp_multiple": ("multiple_cpp", os.path.join(DATA, "multipl-e", "humaneval-cpp.jsonl"),
+                     "name", "gpt_solution", "main"),
     "java": ("multiple_java", os.path.join(MORE, "multipl-e", "humaneval-java.jsonl"),
              "name", "gpt_solution", "main.jar"),
     "csharp": ("multiple_cs", os.path.join(MORE, "multipl-e", "humaneval-cs.jsonl"),

@@ -65,9 +65,9 @@ rust_deps() {
     fi
     if [ "$(id -u)" -eq 0 ]; then
         bash "$(dirname "$0")/build-go-cache.sh"
-        # The C grader's host, precompiled once (without it each graded C program parses it).
-        if ! bash "$(dirname "$0")/build-c-host.sh"; then
-            echo "install-deps: the C grader's host not precompiled, C programs parse it" >&2
+        # The C and C++ graders' headers, precompiled once (without them each compile parses them).
+        if ! bash "$(dirname "$0")/build-cpp-pch.sh"; then
+            echo "install-deps: the C and C++ graders' headers not precompiled, each compile parses them" >&2
         fi
         # The Scala grader's runtime, compiled once (without it scala is unavailable).
         if ! bash "$(dirname "$0")/build-scala-runtime.sh"; then

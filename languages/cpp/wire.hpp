@@ -9,9 +9,9 @@
 #define VERDICT_WIRE_HPP
 
 // Only what every codec needs is included here: the codecs of the other containers are
-// compiled where their header was included before this file (the prompt's own includes,
-// which the signature's types need anyway), so that a program pays for no header it does
-// not use (libstdc++'s include guards tell).
+// compiled where their header was included before this file or before an inclusion of it
+// again (the prompt's own includes, which the signature's types need anyway), so that a
+// program pays for no header it does not use (libstdc++'s include guards tell).
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -511,31 +511,6 @@ template <class C> struct seq_codec {
     }
 };
 template <class T, class A> struct codec<std::vector<T, A>> : seq_codec<std::vector<T, A>> {};
-#ifdef _GLIBCXX_DEQUE
-template <class T, class A> struct codec<std::deque<T, A>> : seq_codec<std::deque<T, A>> {};
-#endif
-
-#ifdef _GLIBCXX_LIST
-template <class T, class A> struct codec<std::list<T, A>> : seq_codec<std::list<T, A>> {};
-
-#endif
-
-#ifdef _GLIBCXX_ARRAY
-template <class T, size_t N> struct codec<std::array<T, N>> {
-    static void put(std::string &o, const std::array<T, N> &c) { put_items(o, c); }
-    static bool get(const value &v, std::array<T, N> &c)
-    {
-        if (v.kind != value::array_v || v.items.size() != N)
-            return false;
-        for (size_t i = 0; i < N; i++)
-            if (!decode(v.items[i], c[i]))
-                return false;
-        return true;
-    }
-};
-
-#endif
-
 // A set never holds an element twice: one sent twice is out of protocol.
 template <class C> struct set_codec {
     static void put(std::string &o, const C &c)
@@ -552,16 +527,6 @@ template <class C> struct set_codec {
         });
     }
 };
-#ifdef _GLIBCXX_SET
-template <class... P> struct codec<std::set<P...>> : set_codec<std::set<P...>> {};
-#endif
-
-#ifdef _GLIBCXX_UNORDERED_SET
-template <class... P>
-struct codec<std::unordered_set<P...>> : set_codec<std::unordered_set<P...>> {};
-
-#endif
-
 template <class C> struct map_codec {
     static void put(std::string &o, const C &c)
     {
@@ -593,16 +558,6 @@ template <class C> struct map_codec {
         return true;
     }
 };
-#ifdef _GLIBCXX_MAP
-template <class... P> struct codec<std::map<P...>> : map_codec<std::map<P...>> {};
-#endif
-
-#ifdef _GLIBCXX_UNORDERED_MAP
-template <class... P>
-struct codec<std::unordered_map<P...>> : map_codec<std::unordered_map<P...>> {};
-
-#endif
-
 template <class... T> struct codec<std::tuple<T...>> {
     static void put(std::string &o, const std::tuple<T...> &t)
     {
@@ -647,7 +602,60 @@ template <class A, class B> struct codec<std::pair<A, B>> {
     }
 };
 
-#ifdef _GLIBCXX_OPTIONAL
+// The type a value of a parameter or a result crosses as.
+template <class T> using plain = std::remove_cv_t<std::remove_reference_t<T>>;
+
+} // namespace verdict_wire
+
+#endif
+
+// The codecs of the other containers, each compiled once its header is in: this part is
+// read again at every inclusion of the file (a grader includes it once before the prompt's
+// own includes, which may then be precompiled, and once after them).
+namespace verdict_wire {
+#if defined(_GLIBCXX_DEQUE) && !defined(VERDICT_WIRE_DEQUE_)
+#define VERDICT_WIRE_DEQUE_
+template <class T, class A> struct codec<std::deque<T, A>> : seq_codec<std::deque<T, A>> {};
+#endif
+#if defined(_GLIBCXX_LIST) && !defined(VERDICT_WIRE_LIST_)
+#define VERDICT_WIRE_LIST_
+template <class T, class A> struct codec<std::list<T, A>> : seq_codec<std::list<T, A>> {};
+#endif
+#if defined(_GLIBCXX_ARRAY) && !defined(VERDICT_WIRE_ARRAY_)
+#define VERDICT_WIRE_ARRAY_
+template <class T, size_t N> struct codec<std::array<T, N>> {
+    static void put(std::string &o, const std::array<T, N> &c) { put_items(o, c); }
+    static bool get(const value &v, std::array<T, N> &c)
+    {
+        if (v.kind != value::array_v || v.items.size() != N)
+            return false;
+        for (size_t i = 0; i < N; i++)
+            if (!decode(v.items[i], c[i]))
+                return false;
+        return true;
+    }
+};
+#endif
+#if defined(_GLIBCXX_SET) && !defined(VERDICT_WIRE_SET_)
+#define VERDICT_WIRE_SET_
+template <class... P> struct codec<std::set<P...>> : set_codec<std::set<P...>> {};
+#endif
+#if defined(_GLIBCXX_UNORDERED_SET) && !defined(VERDICT_WIRE_UNORDERED_SET_)
+#define VERDICT_WIRE_UNORDERED_SET_
+template <class... P>
+struct codec<std::unordered_set<P...>> : set_codec<std::unordered_set<P...>> {};
+#endif
+#if defined(_GLIBCXX_MAP) && !defined(VERDICT_WIRE_MAP_)
+#define VERDICT_WIRE_MAP_
+template <class... P> struct codec<std::map<P...>> : map_codec<std::map<P...>> {};
+#endif
+#if defined(_GLIBCXX_UNORDERED_MAP) && !defined(VERDICT_WIRE_UNORDERED_MAP_)
+#define VERDICT_WIRE_UNORDERED_MAP_
+template <class... P>
+struct codec<std::unordered_map<P...>> : map_codec<std::unordered_map<P...>> {};
+#endif
+#if defined(_GLIBCXX_OPTIONAL) && !defined(VERDICT_WIRE_OPTIONAL_)
+#define VERDICT_WIRE_OPTIONAL_
 template <class T> struct codec<std::optional<T>> {
     static void put(std::string &o, const std::optional<T> &x)
     {
@@ -668,12 +676,5 @@ template <class T> struct codec<std::optional<T>> {
         return true;
     }
 };
-
 #endif
-
-// The type a value of a parameter or a result crosses as.
-template <class T> using plain = std::remove_cv_t<std::remove_reference_t<T>>;
-
 } // namespace verdict_wire
-
-#endif

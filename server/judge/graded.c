@@ -154,8 +154,13 @@ int graded_plan(const struct lang *l, const struct judge_request *r, struct grad
         graded_fini(NULL, g);
         return -ENOMEM;
     }
-    g->source_file = (struct job_file){lg->compiled->source, 0644,
-                                       (const uint8_t *)g->grader_source, strlen(g->grader_source)};
+    g->files[g->nfiles++] = (struct job_file){lg->compiled->source, 0644,
+                                              (const uint8_t *)g->grader_source,
+                                              strlen(g->grader_source)};
+    if (lg->program_file)
+        g->files[g->nfiles++] = (struct job_file){lg->program_file, 0644,
+                                                  (const uint8_t *)lg->program,
+                                                  strlen(lg->program)};
     return 0;
 }
 
@@ -167,7 +172,7 @@ struct build_args {
 
 static void build(const struct program_env *env, const struct lang *gl, struct graded *g)
 {
-    g->build_rc = program_build(env, gl, &g->source_file, 1, NULL, &g->gp, g->build_err);
+    g->build_rc = program_build(env, gl, g->files, g->nfiles, NULL, &g->gp, g->build_err);
     g->have_gp = true;
 }
 

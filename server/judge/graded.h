@@ -3,7 +3,8 @@
  * C++'s is languages/cpp/).
  *
  * The tests never enter the program. The grader's source is the template's layout filled
- * with its runtime ({program}), the setup the tests see ({setup}: the request's harness_setup
+ * with its runtime ({program}; or, with program_file, the runtime written beside the source
+ * as that file, which the layout includes by name), the setup the tests see ({setup}: the request's harness_setup
  * up to the entry point's declaration, or the template's default_setup), that declaration
  * ({signature}: its tokens, signature.h), the entry point's name ({entry}) and the tests
  * ({tests}, less a leading `}` that closed the prompt's open function). It is compiled like a
@@ -37,7 +38,8 @@ struct graded {
     char *grader_source;  /* heap */
     char *program_source; /* heap: the code joined to the host */
     bool trusted;         /* the declaration is the setup's, not the code's */
-    struct job_file source_file;
+    struct job_file files[2]; /* the grader's source, and its program_file where it has one */
+    int nfiles;
     struct program gp; /* the grader's build */
     bool have_gp;
     int build_rc;

@@ -271,12 +271,16 @@ static int get_compiled_grader(struct ctx *c, const struct json *obj, struct lan
     if (get_string(c, obj, "source", false, &gl->source) < 0 ||
         get_string(c, obj, "layout", false, &g->layout) < 0 ||
         get_string(c, obj, "default_setup", true, &g->default_setup) < 0 ||
+        get_string(c, obj, "program_file", true, &g->program_file) < 0 ||
         get_step(c, comp, "grader.compile", &gl->compile) < 0 ||
         get_strings(c, comp, "artifacts", "grader.compile", false, true, &gl->artifacts,
                     &gl->nartifacts) < 0)
         return -EINVAL;
     if (!job_path_ok(gl->source) || strchr(gl->source, '/'))
         return fail(c, "grader.source", "must be a plain file name");
+    if (g->program_file && (!job_path_ok(g->program_file) || strchr(g->program_file, '/') ||
+                            strcmp(g->program_file, gl->source) == 0))
+        return fail(c, "grader.program_file", "must be a plain file name other than the source");
     for (int i = 0; i < gl->nartifacts; i++)
         if (!job_path_ok(gl->artifacts[i]))
             return fail(c, "grader.compile.artifacts", "\"%.40s\" is not a work-dir path",
@@ -298,7 +302,7 @@ static int get_grader(struct ctx *c, const struct json *obj, struct lang *l)
 {
     static const char *const fields[] = {
         "argv",   "program", "host",   "host_file",     "join",   "bytecode", "code_file",
-        "source", "compile", "layout", "default_setup", "member", "imports",  NULL};
+        "source", "compile", "layout", "default_setup", "member", "imports",  "program_file", NULL};
     if (!obj)
         return 0;
     if (!json_is_object(obj))
@@ -466,6 +470,7 @@ void lang_free(struct lang *l)
         lang_free(l->grader->compiled);
         free(l->grader->layout);
         free(l->grader->default_setup);
+        free(l->grader->program_file);
         free(l->grader);
     }
     free(l);

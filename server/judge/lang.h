@@ -52,6 +52,8 @@ struct lang_grader {
     struct lang *compiled; /* its compile step, as a language of its own: name "<lang>-grader",
                               source, compile, artifacts (the first is the executable) */
     char *layout;          /* its source: {program} {setup} {signature} {entry} {tests} */
+    char *program_file;    /* NULL, or the work-dir file program is written to beside the
+                              source (the layout includes it by name: a precompiled header) */
     char *default_setup;   /* the setup of a request that brings none */
     bool member;     /* the entry point is a class's member (Java): declared at brace depth 1 */
     bool go_imports; /* "imports": "go": the grader's source and the program's code each get one

@@ -54,6 +54,17 @@ static void test_shipped(void)
         ASSERT_TRUE(l->grader->member == (graded[i][1][0] == '1'));
         ASSERT_TRUE(l->grader->go_imports == (strcmp(graded[i][0], "go_test") == 0));
     }
+    /* C's and C++'s grader runtime is a file of the work dir, included before the setup (where
+     * a precompiled header can stand for it) and after it (the prompt's containers' codecs) */
+    for (int i = 0; i < 2; i++) {
+        const struct lang_grader *g = lang_find(set, i ? "cpp" : "c")->grader;
+        ASSERT_STR_EQ(g->program_file, "verdict_grader.hpp");
+        ASSERT_NULL(strstr(g->layout, "{program}"));
+        const char *first = strstr(g->layout, "#include \"verdict_grader.hpp\"");
+        ASSERT_TRUE(first == g->layout && strstr(first + 1, "#include \"verdict_grader.hpp\"") >
+                                              strstr(g->layout, "{setup}"));
+    }
+    ASSERT_NULL(lang_find(set, "java")->grader->program_file);
     for (int i = 1; i < lang_count(set); i++) /* sorted by name */
         ASSERT_TRUE(strcmp(lang_at(set, i - 1)->name, lang_at(set, i)->name) < 0);
     lang_set_free(set);
@@ -210,6 +221,48 @@ static void test_bytecode_filter(void)
     rmdir(dir);
 }
 
+/* A compiled grader's program_file is a plain file name other than its source. */
+static void test_program_file_checked(void)
+{
+    char dir[] = "/tmp/verdict-test-lang-XXXXXX";
+    ASSERT_NOT_NULL(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof(path), "%s/g.hpp", dir);
+    FILE *f = fopen(path, "w");
+    ASSERT_NOT_NULL(f);
+    fputs("// the runtime\n", f);
+    fclose(f);
+    static const char *const names[] = {"g.cpp", "../g.hpp", "d/g.hpp", "rt.hpp"};
+    snprintf(path, sizeof(path), "%s/x.json", dir);
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        ASSERT_NOT_NULL(f = fopen(path, "w"));
+        fprintf(f,
+                "{\"name\": \"x\", \"source\": \"a\", \"version\": [\"v\"], " RUN
+                ", \"grader\": {\"argv\": [\"grader\"], \"program\": [\"g.hpp\"], "
+                "\"host\": [\"g.hpp\"], \"host_file\": \"h.hpp\", \"join\": \"{code}\", "
+                "\"source\": \"g.cpp\", \"program_file\": \"%s\", \"layout\": \"{tests}\", "
+                "\"compile\": {\"argv\": [\"/bin/true\"], \"artifacts\": [\"grader\"]}}}\n",
+                names[i]);
+        fclose(f);
+        struct lang_set *set = NULL;
+        char err[ERR_LEN] = "";
+        int rc = lang_load_dir(dir, &set, err);
+        if (i < 3) {
+            ASSERT_INT_EQ(rc, -EINVAL);
+            ASSERT_STR_CONTAINS(err, "grader.program_file: must be a plain file name other than");
+        } else {
+            ASSERT_INT_EQ(rc, 0);
+            ASSERT_STR_EQ(lang_find(set, "x")->grader->program_file, "rt.hpp");
+            ASSERT_STR_EQ(lang_find(set, "x")->grader->program, "// the runtime\n");
+        }
+        lang_set_free(set);
+    }
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/g.hpp", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_errors(void)
 {
     expect_error("{", "languages/x.json: (document): not valid JSON");
@@ -286,6 +339,7 @@ int main(int argc, char **argv)
     TEST_RUN(test_probe_some);
     TEST_RUN(test_slow_version_asked_again);
     TEST_RUN(test_bytecode_filter);
+    TEST_RUN(test_program_file_checked);
     TEST_RUN(test_errors);
     TEST_RUN(test_valid);
     return TEST_EXIT();
