@@ -7,8 +7,9 @@
 // answer is decoded here, by our own parser, into plain values: the program can only choose
 // what it answers, never what the checks are or how they compare.
 //
-// Bootstrap (nodejs.json, typescript.json): ARGS = [tests, setup, entry point]; TS: the tests
-// and setup are TypeScript, whose types esbuild strips (as tsx does for the program).
+// Bootstrap (nodejs.json, typescript.json, jest.json): ARGS = [tests, setup, entry point]; TS:
+// the tests and setup are TypeScript, whose types esbuild strips (as tsx does for the
+// program); JEST (jest.json's alone): the tests are Jest's, run by jest.js's API.
 // Exit status: 0 the tests ran to their end with no failure (console.assert failures and a
 // non-zero process.exitCode, as node:test leaves, count as failures); FAILED a check failed
 // (an assertion, the checks' own code throwing on the answers: WA); BROKE the program failed a
@@ -163,14 +164,22 @@ function programNames(texts) {
   }));
 }
 
+// The tests' TypeScript as JavaScript; tests that esbuild cannot read are the request's
+// fault, never the program's: CANNOT (3, SE).
 function typescript(text, esbuild) {
   if (!text) return text;
   const cp = require('child_process');
-  return cp.execFileSync(esbuild, ['--loader=ts', '--format=cjs', '--log-level=error'],
-                         {input: text, encoding: 'utf8', maxBuffer: 1 << 30});
+  try {
+    return cp.execFileSync(esbuild, ['--loader=ts', '--format=cjs', '--log-level=error'],
+                           {input: text, encoding: 'utf8', maxBuffer: 1 << 30,
+                            stdio: ['pipe', 'pipe', 'inherit']});
+  } catch (e) {
+    say('the tests are not TypeScript that esbuild reads (' + (e.code || 'status ' + e.status) + ')');
+    finish(3);
+  }
 }
 
-function main(tests, setup, entry, ts) {
+function main(tests, setup, entry, ts, jest) {
   if (ts) {
     const bin = '/var/lib/verdict/ts/node_modules/@esbuild/linux-' + process.arch + '/bin/esbuild';
     tests = typescript(tests, bin);
@@ -184,6 +193,7 @@ function main(tests, setup, entry, ts) {
   globalThis.require = require;
   globalThis.module = {exports: {}};
   globalThis.exports = globalThis.module.exports;
+  const runJest = jest ? installJest() : null; // jest.js: Jest's globals, @jest/globals
   programNames([tests, setup]);
   if (setup) vm.runInThisContext(setup, {filename: 'setup'});
   if (/^[A-Za-z_$][\w$]*$/.test(entry)) {
@@ -197,10 +207,11 @@ function main(tests, setup, entry, ts) {
     }
   }
   vm.runInThisContext(tests, {filename: 'tests'});
+  if (runJest) runJest().catch(failed);
 }
 
 try {
-  main(ARGS[0], ARGS[1], ARGS[2], TS);
+  main(ARGS[0], ARGS[1], ARGS[2], TS, typeof JEST !== 'undefined' && JEST);
 } catch (e) {
   failed(e);
 }
