@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Precompiles, once, the C++ headers that C's and C++'s graded jobs include (languages/cpp/),
 # into OUT, which is under /usr and so seen read-only by every cell:
-# - OUT/c-host/verdict_host.hpp(.gch): the host of a graded C program's C++ half (wire.hpp and
-#   host.hpp: languages/c.json's compile step);
+# - OUT/host/verdict_host.hpp(.gch): the host (wire.hpp and host.hpp) of a graded C program's
+#   C++ half (languages/c.json's compile step) and of a C++ problem's host unit (cpp.json's
+#   host_unit, which includes it before the prompt's own includes);
+# - OUT/host/stdc/verdict_host.hpp(.gch): the same after <bits/stdc++.h>;
 # - OUT/grader/verdict_grader.hpp(.gch): a grader's runtime (wire.hpp and grader.hpp), which
 #   the graders of languages/cpp.json and c.json include before the prompt's own includes;
 # - OUT/grader/stdc/verdict_grader.hpp(.gch): the same after <bits/stdc++.h>, for a grader
@@ -28,13 +30,15 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 new="$work/new"
-mkdir -p "$new/c-host" "$new/grader/stdc"
-cat "$src/wire.hpp" "$src/host.hpp" >"$new/c-host/verdict_host.hpp"
+mkdir -p "$new/host/stdc" "$new/grader/stdc"
+cat "$src/wire.hpp" "$src/host.hpp" >"$new/host/verdict_host.hpp"
+{ echo '#include <bits/stdc++.h>'; cat "$new/host/verdict_host.hpp"; } >"$new/host/stdc/verdict_host.hpp"
 cat "$src/wire.hpp" "$src/grader.hpp" >"$new/grader/verdict_grader.hpp"
 { echo '#include <bits/stdc++.h>'; cat "$new/grader/verdict_grader.hpp"; } >"$new/grader/stdc/verdict_grader.hpp"
 # The options of the templates' compile steps (-fpermissive, C's grader's alone, does not
 # change what a header compiles to: g++ takes these headers for it too).
-for h in c-host/verdict_host.hpp grader/verdict_grader.hpp grader/stdc/verdict_grader.hpp; do
+for h in host/verdict_host.hpp host/stdc/verdict_host.hpp grader/verdict_grader.hpp \
+    grader/stdc/verdict_grader.hpp; do
     "$gxx" -std=gnu++17 -O0 -pipe -w -x c++-header "$new/$h" -o "$new/$h.gch"
 done
 echo "$version" >"$new/gxx-version"

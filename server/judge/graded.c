@@ -144,13 +144,19 @@ int graded_plan(const struct lang *l, const struct judge_request *r, struct grad
         if (code) {
             vals[0] = code;
             g->program_source = fill(lg->join, NFIELDS, joins, vals);
+            if (g->trusted && lg->host_unit) { /* the setup's types: the host can be apart */
+                g->unit_source = fill(lg->unit_join, NFIELDS, joins, vals);
+                vals[0] = lg->host;
+                g->host_source = fill(lg->host_layout, NFIELDS, fields, vals);
+            }
         }
         free(code);
         free(cast);
     }
     free(setup);
     signature_fini(&sig);
-    if (!g->grader_source || !g->program_source) {
+    if (!g->grader_source || !g->program_source ||
+        (g->trusted && lg->host_unit && (!g->unit_source || !g->host_source))) {
         graded_fini(NULL, g);
         return -ENOMEM;
     }
@@ -199,20 +205,20 @@ void graded_build_start(const struct program_env *env, const struct lang *l, str
     build(env, gl, g); /* no thread: one after the other */
 }
 
-/* The executable's bytes: the cache entry's file (the server's alone), or the artifact held
- * in memory when the cache could not keep it. */
-static int load_exe(struct graded *g, char why[ERR_LEN])
+/* The first artifact's bytes of p (what, for messages): the cache entry's file (the server's
+ * alone), or the artifact held in memory when the cache could not keep it. */
+static int load_artifact(const struct program *p, const char *what, uint8_t **out, size_t *len,
+                         char why[ERR_LEN])
 {
-    const struct program *p = &g->gp;
     const char *name = p->lang->artifacts[0];
     if (p->uncached) {
         if (p->nheld < 1)
-            return err_set(why, -EIO, "the grader's executable was not kept");
-        g->exe_len = p->held[0].len;
-        g->exe = malloc(g->exe_len ? g->exe_len : 1);
-        if (!g->exe)
-            return err_set(why, -ENOMEM, "out of memory for the grader");
-        memcpy(g->exe, p->held[0].data, g->exe_len);
+            return err_set(why, -EIO, "the %s was not kept", what);
+        *len = p->held[0].len;
+        *out = malloc(*len ? *len : 1);
+        if (!*out)
+            return err_set(why, -ENOMEM, "out of memory for the %s", what);
+        memcpy(*out, p->held[0].data, *len);
         return 0;
     }
     char path[CACHE_PATH + 64];
@@ -224,13 +230,13 @@ static int load_exe(struct graded *g, char why[ERR_LEN])
         int e = fd < 0 ? errno : EFBIG;
         if (fd >= 0)
             close(fd);
-        return err_set(why, -e, "the grader's executable %.200s is unreadable", path);
+        return err_set(why, -e, "the %s %.200s is unreadable", what, path);
     }
-    g->exe_len = (size_t)st.st_size;
-    g->exe = malloc(g->exe_len);
+    *len = (size_t)st.st_size;
+    *out = malloc(*len);
     size_t got = 0;
-    while (g->exe && got < g->exe_len) {
-        ssize_t n = read(fd, g->exe + got, g->exe_len - got);
+    while (*out && got < *len) {
+        ssize_t n = read(fd, *out + got, *len - got);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -238,8 +244,8 @@ static int load_exe(struct graded *g, char why[ERR_LEN])
         got += (size_t)n;
     }
     close(fd);
-    if (!g->exe || got != g->exe_len)
-        return err_set(why, -EIO, "the grader's executable could not be read");
+    if (!*out || got != *len)
+        return err_set(why, -EIO, "the %s could not be read", what);
     return 0;
 }
 
@@ -256,8 +262,26 @@ int graded_build_wait(const struct program_env *env, struct graded *g, char why[
     if (g->gp.compile_verdict != VERDICT_OK)
         return err_set(why, -EIO, "the grader's compile stopped: %s",
                        verdict_name(g->gp.compile_verdict));
-    int rc = load_exe(g, why);
+    int rc = load_artifact(&g->gp, "grader's executable", &g->exe, &g->exe_len, why);
     return rc < 0 ? rc : GRADED_OK;
+}
+
+int graded_host_build(const struct program_env *env, const struct lang *l, struct graded *g)
+{
+    const struct lang_grader *lg = l->grader;
+    if (!g->host_source)
+        return -ENOENT;
+    const struct job_file files[] = {
+        {lg->host_unit->source, 0644, (const uint8_t *)g->host_source, strlen(g->host_source)},
+        {lg->host_file, 0644, (const uint8_t *)lg->host, strlen(lg->host)}};
+    char why[ERR_LEN];
+    int rc = program_build(env, lg->host_unit, files, 2, NULL, &g->hp, why);
+    g->have_hp = rc == 0;
+    if (rc < 0)
+        return rc;
+    if (g->hp.compile_verdict != VERDICT_OK)
+        return -EINVAL;
+    return load_artifact(&g->hp, "host's object", &g->host_obj, &g->host_obj_len, why);
 }
 
 void graded_fini(const struct program_env *env, struct graded *g)
@@ -266,8 +290,13 @@ void graded_fini(const struct program_env *env, struct graded *g)
         pthread_join(g->thread, NULL);
     if (g->have_gp && env)
         program_free(env, &g->gp);
+    if (g->have_hp && env)
+        program_free(env, &g->hp);
     free(g->grader_source);
     free(g->program_source);
+    free(g->unit_source);
+    free(g->host_source);
+    free(g->host_obj);
     free(g->exe);
     memset(g, 0, sizeof(*g));
 }

@@ -37,6 +37,12 @@
 struct graded {
     char *grader_source;  /* heap */
     char *program_source; /* heap: the code joined to the host */
+    char *unit_source;    /* heap, or NULL: the code joined for a host apart (lang.h) */
+    char *host_source;    /* heap, or NULL: that host's unit */
+    struct program hp;    /* its build */
+    bool have_hp;
+    uint8_t *host_obj; /* its object (heap), once built */
+    size_t host_obj_len;
     bool trusted;         /* the declaration is the setup's, not the code's */
     struct job_file files[2]; /* the grader's source, and its program_file where it has one */
     int nfiles;
@@ -66,6 +72,12 @@ void graded_build_start(const struct program_env *env, const struct lang *l, str
  * grader that does not compile); GRADED_CE with why; or a negative errno with why (SE: the
  * sandbox, a compile stopped by its limits, the executable unreadable). */
 int graded_build_wait(const struct program_env *env, struct graded *g, char why[ERR_LEN]);
+
+/* Builds the host apart where it was planned (a problem's own declaration, a template with a
+ * host_unit): 0 with g->host_obj loaded, the program to be g->unit_source linked with it;
+ * -ENOENT when not planned; another negative errno when it did not build (the program is
+ * then the code joined to the host, as without a host_unit). */
+int graded_host_build(const struct program_env *env, const struct lang *l, struct graded *g);
 
 void graded_fini(const struct program_env *env, struct graded *g);
 

@@ -599,6 +599,27 @@ static int problem_ce(struct judging *j)
     return -EINVAL;
 }
 
+/* Where a host apart is planned and builds (graded_host_build), the program becomes the code
+ * joined by the unit's join, linked with the host's object, which takes the host header's
+ * place among the work-dir files (assemble_source: after the request's files, the source
+ * last); otherwise it stays the code joined to the host. */
+static void use_host_unit(struct judging *j)
+{
+    const struct lang_grader *g = j->r->lang->grader;
+    int h = j->r->nfiles;
+    if (graded_host_build(j->env, j->r->lang, &j->gr) < 0 || j->nfiles != h + 2 ||
+        strcmp(j->files[h].path, g->host_file) != 0)
+        return;
+    j->files[h] = (struct job_file){g->host_unit->artifacts[0], 0644, j->gr.host_obj,
+                                    j->gr.host_obj_len};
+    if (j->source != j->r->code)
+        free(j->source);
+    j->source = j->gr.unit_source;
+    j->gr.unit_source = NULL;
+    j->files[h + 1].data = (const uint8_t *)j->source;
+    j->files[h + 1].len = strlen(j->source);
+}
+
 /* The program's build; with a compiled grader, the grader's at the same time (graded.h), and
  * the request judged in-process (sealed) when a grader of the problem's own does not compile,
  * or CE where the language has no seal (problem_ce). */
@@ -607,6 +628,7 @@ static int build_program(struct judging *j)
     if (!j->compiled)
         return build_one(j);
     graded_build_start(j->env, j->r->lang, &j->gr);
+    use_host_unit(j);
     int rc = build_one(j);
     char why[ERR_LEN] = "";
     int g = graded_build_wait(j->env, &j->gr, why);

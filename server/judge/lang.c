@@ -298,11 +298,48 @@ static int get_compiled_grader(struct ctx *c, const struct json *obj, struct lan
     return 0;
 }
 
+/* A compiled grader's "host_unit": source, layout, join and compile (lang.h). */
+static int get_host_unit(struct ctx *c, const struct json *obj, struct lang *l)
+{
+    static const char *const fields[] = {"source", "layout", "join", "compile", NULL};
+    struct lang_grader *g = l->grader;
+    if (!obj)
+        return 0;
+    if (!json_is_object(obj) || !g->compiled)
+        return fail(c, "grader.host_unit", "must be an object, beside a compiled grader");
+    struct lang *hu = g->host_unit = calloc(1, sizeof(*hu));
+    if (!hu)
+        return fail(c, "grader.host_unit", "out of memory");
+    snprintf(hu->name, sizeof(hu->name), "%.24s-host", l->name);
+    hu->compiled = true;
+    const struct json *comp = json_get(obj, "compile");
+    if (check_fields(c, "grader.host_unit", obj, fields) < 0 ||
+        get_string(c, obj, "source", false, &hu->source) < 0 ||
+        get_string(c, obj, "layout", false, &g->host_layout) < 0 ||
+        get_string(c, obj, "join", false, &g->unit_join) < 0)
+        return -EINVAL;
+    if (!comp)
+        return fail(c, "grader.host_unit.compile", "missing");
+    if (get_step(c, comp, "grader.host_unit.compile", &hu->compile) < 0 ||
+        get_strings(c, comp, "artifacts", "grader.host_unit.compile", false, true, &hu->artifacts,
+                    &hu->nartifacts) < 0)
+        return -EINVAL;
+    if (!job_path_ok(hu->source) || strchr(hu->source, '/') ||
+        strcmp(hu->source, g->host_file) == 0)
+        return fail(c, "grader.host_unit.source",
+                    "must be a plain file name other than the host_file");
+    if (!job_path_ok(hu->artifacts[0]) || strchr(hu->artifacts[0], '/') ||
+        (l->source && strcmp(hu->artifacts[0], l->source) == 0))
+        return fail(c, "grader.host_unit.compile.artifacts",
+                    "the first must be a plain file name other than the program's source");
+    return 0;
+}
+
 static int get_grader(struct ctx *c, const struct json *obj, struct lang *l)
 {
     static const char *const fields[] = {
         "argv",   "program", "host",   "host_file",     "join",   "bytecode", "code_file",
-        "source", "compile", "layout", "default_setup", "member", "imports",  "program_file", NULL};
+        "source", "compile", "layout", "default_setup", "member", "imports",  "program_file", "host_unit", NULL};
     if (!obj)
         return 0;
     if (!json_is_object(obj))
@@ -337,7 +374,9 @@ static int get_grader(struct ctx *c, const struct json *obj, struct lang *l)
         return fail(c, "grader.join", "must contain {code} (or the grader names a code_file)");
     if (g->bytecode && (json_get(obj, "compile") || json_get(obj, "layout")))
         return fail(c, "grader.bytecode", "a compiled grader has no bytecode filter");
-    return get_compiled_grader(c, obj, l);
+    if (get_compiled_grader(c, obj, l) < 0)
+        return -EINVAL;
+    return get_host_unit(c, json_get(obj, "host_unit"), l);
 }
 
 static bool name_ok(const char *s)
@@ -471,6 +510,9 @@ void lang_free(struct lang *l)
         free(l->grader->layout);
         free(l->grader->default_setup);
         free(l->grader->program_file);
+        lang_free(l->grader->host_unit);
+        free(l->grader->host_layout);
+        free(l->grader->unit_join);
         free(l->grader);
     }
     free(l);

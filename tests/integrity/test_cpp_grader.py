@@ -277,3 +277,39 @@ def test_submitted_controls(srv):
     bad = submit(srv, "humanevalx_cpp", "CPP/0",
                  "bool has_close_elements(vector<float> n, float t) { return true; }\n", fence="cpp")
     assert "verdict grader" in (judged(bad)["tests"][0].get("stderr") or ""), bad
+
+
+def test_host_apart(srv):
+    """Where the declaration is the problem's, the host is a unit of its own (cpp.json's
+    host_unit: compiled once per problem) linked with the code: a setup's own definitions,
+    which the code repeats, still link; the code's declaration may differ from the prompt's
+    as a call allows; a main of the code's own is never a pass."""
+    setup = code("""
+        #include <bits/stdc++.h>
+        using namespace std;
+        long calls = 0;
+        long twice(long x) { return 2 * x; }
+        vector<long> doubled(vector<long> v) {
+    """)
+    tests = "}\nint main() {\n    assert((doubled({1, 2}) == vector<long>{2, 4}));\n    assert(doubled({}).empty());\n}\n"
+    body = {"language": "cpp", "harness": tests, "harness_setup": setup, "entry_point": "doubled"}
+    honest = "    for (auto &x : v) x = twice(x);\n    calls++;\n    return v;\n"
+    by_ref = code("""
+        #include <bits/stdc++.h>
+        using namespace std;
+        long calls = 0;
+        long twice(long x) { return 2 * x; }
+        vector<long> doubled(const vector<long> &v) {
+            vector<long> r;
+            for (long x : v) r.push_back(twice(x));
+            return r;
+        }
+    """)
+    own_main = setup + "    return {2, 4};\n}\nint main() { return 0; }\nvoid unused() {\n"
+    ok, ref, main_ = in_parallel(lambda b: judge(srv, b), [
+        ({**body, "code": setup + honest},), ({**body, "code": by_ref, "harness": tests[2:]},),
+        ({**body, "code": own_main},)])
+    assert_accepted(ok)
+    assert ok["grading"] == "isolated", ok
+    assert_accepted(ref)
+    assert main_.get("reward") == 0 and main_.get("status") != "SE", main_
