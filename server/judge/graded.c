@@ -160,13 +160,11 @@ int graded_plan(const struct lang *l, const struct judge_request *r, struct grad
         graded_fini(NULL, g);
         return -ENOMEM;
     }
-    g->files[g->nfiles++] = (struct job_file){lg->compiled->source, 0644,
-                                              (const uint8_t *)g->grader_source,
-                                              strlen(g->grader_source)};
+    g->files[g->nfiles++] = (struct job_file){
+        lg->compiled->source, 0644, (const uint8_t *)g->grader_source, strlen(g->grader_source)};
     if (lg->program_file)
-        g->files[g->nfiles++] = (struct job_file){lg->program_file, 0644,
-                                                  (const uint8_t *)lg->program,
-                                                  strlen(lg->program)};
+        g->files[g->nfiles++] = (struct job_file){
+            lg->program_file, 0644, (const uint8_t *)lg->program, strlen(lg->program)};
     return 0;
 }
 

@@ -4,8 +4,9 @@
  *
  * The tests never enter the program. The grader's source is the template's layout filled
  * with its runtime ({program}; or, with program_file, the runtime written beside the source
- * as that file, which the layout includes by name), the setup the tests see ({setup}: the request's harness_setup
- * up to the entry point's declaration, or the template's default_setup), that declaration
+ * as that file, which the layout includes by name), the setup the tests see ({setup}: the request's
+ * harness_setup up to the entry point's declaration, or the template's default_setup), that
+ * declaration
  * ({signature}: its tokens, signature.h), the entry point's name ({entry}) and the tests
  * ({tests}, less a leading `}` that closed the prompt's open function). It is compiled like a
  * program, through the compile cache (keyed on exactly that source, so a problem's grader
@@ -43,7 +44,7 @@ struct graded {
     bool have_hp;
     uint8_t *host_obj; /* its object (heap), once built */
     size_t host_obj_len;
-    bool trusted;         /* the declaration is the setup's, not the code's */
+    bool trusted;             /* the declaration is the setup's, not the code's */
     struct job_file files[2]; /* the grader's source, and its program_file where it has one */
     int nfiles;
     struct program gp; /* the grader's build */

@@ -610,8 +610,8 @@ static void use_host_unit(struct judging *j)
     if (graded_host_build(j->env, j->r->lang, &j->gr) < 0 || j->nfiles != h + 2 ||
         strcmp(j->files[h].path, g->host_file) != 0)
         return;
-    j->files[h] = (struct job_file){g->host_unit->artifacts[0], 0644, j->gr.host_obj,
-                                    j->gr.host_obj_len};
+    j->files[h] =
+        (struct job_file){g->host_unit->artifacts[0], 0644, j->gr.host_obj, j->gr.host_obj_len};
     if (j->source != j->r->code)
         free(j->source);
     j->source = j->gr.unit_source;

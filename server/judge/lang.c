@@ -337,9 +337,10 @@ static int get_host_unit(struct ctx *c, const struct json *obj, struct lang *l)
 
 static int get_grader(struct ctx *c, const struct json *obj, struct lang *l)
 {
-    static const char *const fields[] = {
-        "argv",   "program", "host",   "host_file",     "join",   "bytecode", "code_file",
-        "source", "compile", "layout", "default_setup", "member", "imports",  "program_file", "host_unit", NULL};
+    static const char *const fields[] = {"argv",    "program",      "host",          "host_file",
+                                         "join",    "bytecode",     "code_file",     "source",
+                                         "compile", "layout",       "default_setup", "member",
+                                         "imports", "program_file", "host_unit",     NULL};
     if (!obj)
         return 0;
     if (!json_is_object(obj))
