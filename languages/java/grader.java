@@ -12,6 +12,27 @@
 final class VerdictGrader {
     private static VerdictWire.Lines in;
     private static java.io.OutputStream out;
+    /** Set by junit.java's runner: a raise of the program's crosses as an exception the tests
+     * may expect (assertThrows), of the JDK's own class of that name where there is one;
+     * those thrown are kept here, so that one no test caught is the program's (RE). */
+    static boolean rethrow;
+    static final java.util.Set<Throwable> raised =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+    private static RuntimeException raisedAs(String type, String text) {
+        RuntimeException e = null;
+        try { // only the JDK's classes: a name of the tests' own would run their code
+            Class<?> c = type.startsWith("java.") ? Class.forName(type, false, null) : null;
+            if (c != null && RuntimeException.class.isAssignableFrom(c))
+                e = (RuntimeException) c.getConstructor(String.class).newInstance(text);
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException x) {
+            e = null;
+        }
+        if (e == null)
+            e = new RuntimeException(type + (text.isEmpty() ? "" : ": " + text));
+        raised.add(e);
+        return e;
+    }
 
     private static void broke(String name, String why) {
         System.out.flush();
@@ -69,6 +90,8 @@ final class VerdictGrader {
             o.keys.get(1).equals("message") && o.vals.get(0) instanceof String &&
             o.vals.get(1) instanceof String) {
             String t = (String) o.vals.get(0), text = (String) o.vals.get(1);
+            if (rethrow)
+                throw raisedAs(t, text);
             broke(name, "it raised " + t + (text.isEmpty() ? "" : ": " + text));
         }
         broke(name, "its answer is not a value of the wire");

@@ -116,8 +116,11 @@ int graded_plan(const struct lang *l, const struct judge_request *r, struct grad
                        "and one parameter list): %.200s",
                        r->entry_point, sig.text);
     }
+    /* a default setup may name the declaring class (junit's: the tests call the code's own) */
+    static const char *const owner[] = {"{class}"};
+    const char *owner_of[] = {sig.owner};
     char *setup = g->trusted ? strndup(r->harness_setup, sig.start)
-                             : strdup(lg->default_setup ? lg->default_setup : "");
+                             : fill(lg->default_setup ? lg->default_setup : "", 1, owner, owner_of);
     if (setup) {
         const char *tests = tests_of(r->harness);
         char *cast = NULL;
@@ -144,7 +147,8 @@ int graded_plan(const struct lang *l, const struct judge_request *r, struct grad
         if (code) {
             vals[0] = code;
             g->program_source = fill(lg->join, NFIELDS, joins, vals);
-            if (g->trusted && lg->host_unit) { /* the setup's types: the host can be apart */
+            /* apart where it needs no more than the declaration, or the setup is the problem's */
+            if (lg->host_unit && (g->trusted || !strstr(lg->host_layout, "{setup}"))) {
                 g->unit_source = fill(lg->unit_join, NFIELDS, joins, vals);
                 vals[0] = lg->host;
                 g->host_source = fill(lg->host_layout, NFIELDS, fields, vals);
@@ -156,7 +160,8 @@ int graded_plan(const struct lang *l, const struct judge_request *r, struct grad
     free(setup);
     signature_fini(&sig);
     if (!g->grader_source || !g->program_source ||
-        (g->trusted && lg->host_unit && (!g->unit_source || !g->host_source))) {
+        (lg->host_unit && (g->trusted || !strstr(lg->host_layout, "{setup}")) &&
+         (!g->unit_source || !g->host_source))) {
         graded_fini(NULL, g);
         return -ENOMEM;
     }

@@ -535,3 +535,20 @@ def test_python_gpu(server):
         assert r["status"] == "Success" and r["run_result"]["stdout"] == "built\n", r
     else:
         assert r["status"] == "SandboxError" and "no GPU" in r["message"], r
+
+
+def test_python_gpu_harness_is_graded(server):
+    """A python_gpu harness's tests run in Python's grader: the program's early exit is not a
+    pass (on a server without a GPU, the run's SandboxError says so)."""
+    langs = {l["name"]: l for l in requests.get(server.url + "/v1/languages").json()}
+    assert langs["python_gpu"]["harness_grading"] == "isolated"
+    body = {"language": "python_gpu", "code": "import os\nos._exit(0)\ndef double(x):\n    return 0\n",
+            "harness": "assert double(2) == 4\n"}
+    r = server.post("/v1/judge", body)
+    assert r.status_code == 200, r.text
+    res = r.json()
+    assert res["grading"] == "isolated" and res["reward"] == 0, res
+    if langs["python_gpu"]["runnable"]:
+        assert res["tests"][0]["verdict"] == "RE", res
+    else:
+        assert res["status"] == "SE" and "GPU" in json.dumps(res), res
