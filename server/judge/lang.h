@@ -56,10 +56,11 @@ struct lang_grader {
                               source (the layout includes it by name: a precompiled header) */
     char *default_setup;   /* the setup of a request that brings none */
     /* A host compiled apart ("host_unit": C's, C++'s): where the declaration is the problem's
-     * (or the unit's layout has no {setup}), the host is a unit of its own per problem, its source host_layout (the layout's
-     * placeholders; host_file beside it), compiled once through the cache as a grader is; the
-     * program is the code joined by unit_join, linked with the unit's object (its compile's
-     * first artifact, in the program's work dir). NULL: the host is joined to the code. */
+     * (or the unit's layout has no {setup}), the host is a unit of its own per problem, its source
+     * host_layout (the layout's placeholders; host_file beside it), compiled once through the cache
+     * as a grader is; the program is the code joined by unit_join, linked with the unit's object
+     * (its compile's first artifact, in the program's work dir). NULL: the host is joined to the
+     * code. */
     struct lang *host_unit;
     char *host_layout;
     char *unit_join;
