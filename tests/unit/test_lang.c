@@ -65,6 +65,15 @@ static void test_shipped(void)
                                               strstr(g->layout, "{setup}"));
     }
     ASSERT_NULL(lang_find(set, "java")->grader->program_file);
+    /* their host apart: an object the program's compile links, the code joined to a thunk */
+    for (int i = 0; i < 2; i++) {
+        const struct lang_grader *g = lang_find(set, i ? "cpp" : "c")->grader;
+        ASSERT_NOT_NULL(g->host_unit);
+        ASSERT_STR_EQ(g->host_unit->artifacts[0], "verdict_host.o");
+        ASSERT_NOT_NULL(strstr(g->unit_join, "verdict_entry_"));
+        ASSERT_TRUE(strstr(g->host_layout, "{setup}") == NULL || i == 1);
+    }
+    ASSERT_NULL(lang_find(set, "java")->grader->host_unit);
     for (int i = 1; i < lang_count(set); i++) /* sorted by name */
         ASSERT_TRUE(strcmp(lang_at(set, i - 1)->name, lang_at(set, i)->name) < 0);
     lang_set_free(set);
