@@ -85,6 +85,13 @@ static char *close_open(const char *code, bool closing)
     return out;
 }
 
+/* Whether the host is a unit apart (lang.h): where the template has one, and it needs no
+ * more than the declaration, or the setup is the problem's. */
+static bool host_apart(const struct lang_grader *lg, bool trusted)
+{
+    return lg->host_unit && (trusted || !strstr(lg->host_layout, "{setup}"));
+}
+
 /* *src with its Go imports made one block of what it uses (goimports.h); NULL when out of
  * memory. */
 static void merge_imports(char **src)
@@ -147,8 +154,7 @@ int graded_plan(const struct lang *l, const struct judge_request *r, struct grad
         if (code) {
             vals[0] = code;
             g->program_source = fill(lg->join, NFIELDS, joins, vals);
-            /* apart where it needs no more than the declaration, or the setup is the problem's */
-            if (lg->host_unit && (g->trusted || !strstr(lg->host_layout, "{setup}"))) {
+            if (host_apart(lg, g->trusted)) {
                 g->unit_source = fill(lg->unit_join, NFIELDS, joins, vals);
                 vals[0] = lg->host;
                 g->host_source = fill(lg->host_layout, NFIELDS, fields, vals);
@@ -160,8 +166,7 @@ int graded_plan(const struct lang *l, const struct judge_request *r, struct grad
     free(setup);
     signature_fini(&sig);
     if (!g->grader_source || !g->program_source ||
-        (lg->host_unit && (g->trusted || !strstr(lg->host_layout, "{setup}")) &&
-         (!g->unit_source || !g->host_source))) {
+        (host_apart(lg, g->trusted) && (!g->unit_source || !g->host_source))) {
         graded_fini(NULL, g);
         return -ENOMEM;
     }

@@ -4,17 +4,18 @@
  *
  * The tests never enter the program. The grader's source is the template's layout filled
  * with its runtime ({program}; or, with program_file, the runtime written beside the source
- * as that file, which the layout includes by name), the setup the tests see ({setup}: the request's
- * harness_setup up to the entry point's declaration, or the template's default_setup), that
- * declaration
- * ({signature}: its tokens, signature.h), the entry point's name ({entry}) and the tests
+ * as that file, which the layout includes by name), the setup the tests see ({setup}: the
+ * request's harness_setup up to the entry point's declaration, or the template's
+ * default_setup), that declaration ({signature}: its tokens, signature.h), the entry point's
+ * name ({entry}) and the tests
  * ({tests}, less a leading `}` that closed the prompt's open function). It is compiled like a
  * program, through the compile cache (keyed on exactly that source, so a problem's grader
  * compiles once), into a private entry (the server's alone: its executable holds the expected
  * values), at the same time as the program, and its executable travels in the job to be run
  * from memory as the second uid (runners/job.h). The program is the code joined to the
  * template's host ({code} and the layout's other placeholders), which serves the grader's
- * calls.
+ * calls; or, where the template has a host_unit (C's, C++'s), the code with the unit's join,
+ * linked with the host compiled apart, once per problem (graded_host_build).
  *
  * Where the declaration comes from decides who answers for a grader that does not compile:
  * - from harness_setup (a problem's prompt, which the candidate cannot change): every input of

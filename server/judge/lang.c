@@ -793,11 +793,14 @@ void lang_probe(struct lang_set *set, const char *only)
         asked[k]->available = asks[k].rc == 0;
         if (asked[k]->available)
             asked[k]->why[0] = '\0';
-        struct lang *gl = asked[k]->grader ? asked[k]->grader->compiled : NULL;
-        if (gl) { /* the compile cache keys its builds on the toolchain's version */
-            memcpy(gl->version_line, asked[k]->version_line, sizeof(gl->version_line));
-            gl->available = asked[k]->available;
-        }
+        const struct lang_grader *g = asked[k]->grader;
+        struct lang *built[] = {g ? g->compiled : NULL, g ? g->host_unit : NULL};
+        for (size_t b = 0; b < sizeof(built) / sizeof(built[0]); b++)
+            if (built[b]) { /* the compile cache keys its builds on the toolchain's version */
+                memcpy(built[b]->version_line, asked[k]->version_line,
+                       sizeof(built[b]->version_line));
+                built[b]->available = asked[k]->available;
+            }
     }
     build_graders(asked, n);
     free(asks);
