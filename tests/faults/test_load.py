@@ -109,9 +109,18 @@ def test_sigterm_under_load_answers_everything_accepted_then_exits_clean():
                 answered = sum(f.done() for f in runs + judged) + len(lines)
                 return answered + in_flight(s) >= 12
             wait_for("all 12 jobs accepted", accepted, timeout=60)
+            # accepted is not yet running: a job held in the queue or a cell still starting its
+            # program shows no process, so the snapshot is taken when one runs (a loaded host
+            # widens that moment: ASan's build beside another suite)
+            seen = {}
+
+            def running():
+                seen["cells"] = cell_pids(pid)
+                seen["programs"] = set(jobs(seen["cells"]))
+                return seen["programs"]
+            wait_for("a program running in a cell", running, timeout=60)
+            cells, programs = seen["cells"], seen["programs"]
             cgroups = server_cgroups(pid)
-            cells = cell_pids(pid)
-            programs = set(jobs(cells))
             namespaces = mount_namespaces(cells) - mount_namespaces([os.getpid()])
             assert cgroups and programs and namespaces, (cgroups, programs, namespaces)
             s.proc.send_signal(signal.SIGTERM)
