@@ -251,6 +251,39 @@ static int read_joined(struct ctx *c, const struct json *obj, const char *key, c
     return rc;
 }
 
+/* A name of the work dir's top level: no directory, no "..". */
+static bool plain_name(const char *s)
+{
+    return job_path_ok(s) && !strchr(s, '/');
+}
+
+/* A unit that a grader's build compiles (the grader itself, a host apart): a language of its
+ * own named after l and suffix, obj's "source" (a plain name) and the compile step comp, its
+ * artifacts work-dir paths; where names obj in messages. */
+static int get_unit(struct ctx *c, const struct json *obj, const struct json *comp,
+                    const struct lang *l, const char *suffix, const char *where, struct lang **out)
+{
+    char field[64];
+    struct lang *u = *out = calloc(1, sizeof(*u));
+    if (!u)
+        return fail(c, where, "out of memory");
+    snprintf(u->name, sizeof(u->name), "%.24s-%s", l->name, suffix);
+    u->compiled = true;
+    snprintf(field, sizeof(field), "%s.compile", where);
+    if (get_string(c, obj, "source", false, &u->source) < 0 ||
+        get_step(c, comp, field, &u->compile) < 0 ||
+        get_strings(c, comp, "artifacts", field, false, true, &u->artifacts, &u->nartifacts) < 0)
+        return -EINVAL;
+    snprintf(field, sizeof(field), "%s.source", where);
+    if (!plain_name(u->source))
+        return fail(c, field, "must be a plain file name");
+    snprintf(field, sizeof(field), "%s.compile.artifacts", where);
+    for (int i = 0; i < u->nartifacts; i++)
+        if (!job_path_ok(u->artifacts[i]))
+            return fail(c, field, "\"%.40s\" is not a work-dir path", u->artifacts[i]);
+    return 0;
+}
+
 /* A compiled grader's "source", "compile" and "layout", if it has them: its compile step as a
  * language of its own (g->compiled). */
 static int get_compiled_grader(struct ctx *c, const struct json *obj, struct lang *l)
@@ -259,32 +292,19 @@ static int get_compiled_grader(struct ctx *c, const struct json *obj, struct lan
     const struct json *comp = json_get(obj, "compile");
     if (!comp && !json_get(obj, "source") && !json_get(obj, "layout"))
         return 0;
-    struct lang *gl = g->compiled = calloc(1, sizeof(*gl));
-    if (!gl)
-        return fail(c, "grader", "out of memory");
-    snprintf(gl->name, sizeof(gl->name), "%.24s-grader", l->name);
-    gl->compiled = gl->private_entry = true;
     if (!comp)
         return fail(c, "grader.compile",
                     "missing (a compiled grader needs source, compile and "
                     "layout)");
-    if (get_string(c, obj, "source", false, &gl->source) < 0 ||
+    if (get_unit(c, obj, comp, l, "grader", "grader", &g->compiled) < 0 ||
         get_string(c, obj, "layout", false, &g->layout) < 0 ||
         get_string(c, obj, "default_setup", true, &g->default_setup) < 0 ||
-        get_string(c, obj, "program_file", true, &g->program_file) < 0 ||
-        get_step(c, comp, "grader.compile", &gl->compile) < 0 ||
-        get_strings(c, comp, "artifacts", "grader.compile", false, true, &gl->artifacts,
-                    &gl->nartifacts) < 0)
+        get_string(c, obj, "program_file", true, &g->program_file) < 0)
         return -EINVAL;
-    if (!job_path_ok(gl->source) || strchr(gl->source, '/'))
-        return fail(c, "grader.source", "must be a plain file name");
-    if (g->program_file && (!job_path_ok(g->program_file) || strchr(g->program_file, '/') ||
-                            strcmp(g->program_file, gl->source) == 0))
+    g->compiled->private_entry = true;
+    if (g->program_file &&
+        (!plain_name(g->program_file) || strcmp(g->program_file, g->compiled->source) == 0))
         return fail(c, "grader.program_file", "must be a plain file name other than the source");
-    for (int i = 0; i < gl->nartifacts; i++)
-        if (!job_path_ok(gl->artifacts[i]))
-            return fail(c, "grader.compile.artifacts", "\"%.40s\" is not a work-dir path",
-                        gl->artifacts[i]);
     if (!strstr(g->layout, "{tests}"))
         return fail(c, "grader.layout", "must contain {tests}");
     const struct json *member = json_get(obj, "member");
@@ -307,29 +327,18 @@ static int get_host_unit(struct ctx *c, const struct json *obj, struct lang *l)
         return 0;
     if (!json_is_object(obj) || !g->compiled)
         return fail(c, "grader.host_unit", "must be an object, beside a compiled grader");
-    struct lang *hu = g->host_unit = calloc(1, sizeof(*hu));
-    if (!hu)
-        return fail(c, "grader.host_unit", "out of memory");
-    snprintf(hu->name, sizeof(hu->name), "%.24s-host", l->name);
-    hu->compiled = true;
     const struct json *comp = json_get(obj, "compile");
+    if (!comp)
+        return fail(c, "grader.host_unit.compile", "missing");
     if (check_fields(c, "grader.host_unit", obj, fields) < 0 ||
-        get_string(c, obj, "source", false, &hu->source) < 0 ||
+        get_unit(c, obj, comp, l, "host", "grader.host_unit", &g->host_unit) < 0 ||
         get_string(c, obj, "layout", false, &g->host_layout) < 0 ||
         get_string(c, obj, "join", false, &g->unit_join) < 0)
         return -EINVAL;
-    if (!comp)
-        return fail(c, "grader.host_unit.compile", "missing");
-    if (get_step(c, comp, "grader.host_unit.compile", &hu->compile) < 0 ||
-        get_strings(c, comp, "artifacts", "grader.host_unit.compile", false, true, &hu->artifacts,
-                    &hu->nartifacts) < 0)
-        return -EINVAL;
-    if (!job_path_ok(hu->source) || strchr(hu->source, '/') ||
-        strcmp(hu->source, g->host_file) == 0)
-        return fail(c, "grader.host_unit.source",
-                    "must be a plain file name other than the host_file");
-    if (!job_path_ok(hu->artifacts[0]) || strchr(hu->artifacts[0], '/') ||
-        (l->source && strcmp(hu->artifacts[0], l->source) == 0))
+    const struct lang *hu = g->host_unit;
+    if (strcmp(hu->source, g->host_file) == 0)
+        return fail(c, "grader.host_unit.source", "must be other than the host_file");
+    if (!plain_name(hu->artifacts[0]) || (l->source && strcmp(hu->artifacts[0], l->source) == 0))
         return fail(c, "grader.host_unit.compile.artifacts",
                     "the first must be a plain file name other than the program's source");
     return 0;
@@ -363,12 +372,11 @@ static int get_grader(struct ctx *c, const struct json *obj, struct lang *l)
                     LANG_MAX_BYTECODE_ARGS);
     g->program_load = g->program;
     g->host_load = g->host;
-    if (!job_path_ok(g->host_file) || strchr(g->host_file, '/') ||
-        (l->source && strcmp(g->host_file, l->source) == 0))
+    if (!plain_name(g->host_file) || (l->source && strcmp(g->host_file, l->source) == 0))
         return fail(c, "grader.host_file", "must be a plain file name other than the source");
-    if (g->code_file && (!job_path_ok(g->code_file) || strchr(g->code_file, '/') ||
-                         (l->source && strcmp(g->code_file, l->source) == 0) ||
-                         strcmp(g->code_file, g->host_file) == 0))
+    if (g->code_file &&
+        (!plain_name(g->code_file) || (l->source && strcmp(g->code_file, l->source) == 0) ||
+         strcmp(g->code_file, g->host_file) == 0))
         return fail(c, "grader.code_file",
                     "must be a plain file name other than the source and host_file");
     if (!g->code_file && !strstr(g->join, "{code}"))
@@ -408,7 +416,7 @@ static int parse_doc(struct ctx *c, const struct json *doc, struct lang *l)
         get_string(c, doc, "install", true, &l->install) < 0 ||
         get_grader(c, json_get(doc, "grader"), l) < 0)
         return -EINVAL;
-    if (!job_path_ok(l->source) || strchr(l->source, '/'))
+    if (!plain_name(l->source))
         return fail(c, "source", "must be a plain file name");
     for (int i = 0; i < l->naliases; i++)
         if (!name_ok(l->aliases[i]))

@@ -4,6 +4,7 @@
 #include "test.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,21 @@ static struct lang_set *load_shipped(void)
     if (lang_load_dir(languages_dir, &set, err) < 0)
         fprintf(stderr, "%s\n", err);
     return set;
+}
+
+/* Writes dir/name with printf's fmt (a test's template or runtime file). */
+static void __attribute__((format(printf, 3, 4)))
+put(const char *dir, const char *name, const char *fmt, ...)
+{
+    char path[256];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ASSERT_NOT_NULL(f);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fclose(f);
 }
 
 static void test_shipped(void)
@@ -155,16 +171,13 @@ static void test_slow_version_asked_again(void)
 {
     char dir[] = "/tmp/verdict-test-lang-XXXXXX";
     ASSERT_NOT_NULL(mkdtemp(dir));
+    put(dir, "slow.json",
+        "{\"name\": \"slow\", \"source\": \"m.sh\", \"version\": [\"/bin/sh\", \"-c\", "
+        "\"if [ -e %s/asked ]; then echo slow 2; else : >%s/asked; exec sleep 100; fi\"], "
+        "\"run\": {\"argv\": [\"/bin/true\"]}}\n",
+        dir, dir);
     char path[256];
     snprintf(path, sizeof(path), "%s/slow.json", dir);
-    FILE *f = fopen(path, "w");
-    ASSERT_NOT_NULL(f);
-    fprintf(f,
-            "{\"name\": \"slow\", \"source\": \"m.sh\", \"version\": [\"/bin/sh\", \"-c\", "
-            "\"if [ -e %s/asked ]; then echo slow 2; else : >%s/asked; exec sleep 100; fi\"], "
-            "\"run\": {\"argv\": [\"/bin/true\"]}}\n",
-            dir, dir);
-    fclose(f);
     struct lang_set *set = NULL;
     char err[ERR_LEN] = "";
     ASSERT_INT_EQ(lang_load_dir(dir, &set, err), 0);
@@ -189,27 +202,19 @@ static void test_bytecode_filter(void)
     static const char *const names[] = {"up", "broken"};
     static const char *const filters[] = {"[\"/bin/sh\", \"-c\", \"tr a-z A-Z; echo \\\"-$0\\\"\"]",
                                           "[\"/bin/false\"]"};
-    char path[256];
-    snprintf(path, sizeof(path), "%s/g.py", dir);
-    FILE *f = fopen(path, "w");
-    ASSERT_NOT_NULL(f);
-    fputs("grader code\n", f);
-    fclose(f);
-    snprintf(path, sizeof(path), "%s/h.py", dir);
-    ASSERT_NOT_NULL(f = fopen(path, "w"));
-    fputs("host code\n", f);
-    fclose(f);
+    put(dir, "g.py", "grader code\n");
+    put(dir, "h.py", "host code\n");
     for (int i = 0; i < 2; i++) {
-        snprintf(path, sizeof(path), "%s/%s.json", dir, names[i]);
-        ASSERT_NOT_NULL(f = fopen(path, "w"));
-        fprintf(f,
-                "{\"name\": \"%s\", \"source\": \"m.py\", \"version\": [\"/bin/echo\", \"v 1\"], "
-                "\"run\": {\"argv\": [\"/bin/true\"]}, \"grader\": {\"argv\": [\"/bin/true\"], "
-                "\"program\": [\"g.py\"], \"host\": [\"h.py\"], \"host_file\": \"h.hex\", "
-                "\"join\": \"{code}\", \"bytecode\": %s}}\n",
-                names[i], filters[i]);
-        fclose(f);
+        char name[32];
+        snprintf(name, sizeof(name), "%s.json", names[i]);
+        put(dir, name,
+            "{\"name\": \"%s\", \"source\": \"m.py\", \"version\": [\"/bin/echo\", \"v 1\"], "
+            "\"run\": {\"argv\": [\"/bin/true\"]}, \"grader\": {\"argv\": [\"/bin/true\"], "
+            "\"program\": [\"g.py\"], \"host\": [\"h.py\"], \"host_file\": \"h.hex\", "
+            "\"join\": \"{code}\", \"bytecode\": %s}}\n",
+            names[i], filters[i]);
     }
+    char path[256];
     struct lang_set *set = NULL;
     char err[ERR_LEN] = "";
     ASSERT_INT_EQ(lang_load_dir(dir, &set, err), 0);
@@ -235,24 +240,18 @@ static void test_program_file_checked(void)
 {
     char dir[] = "/tmp/verdict-test-lang-XXXXXX";
     ASSERT_NOT_NULL(mkdtemp(dir));
-    char path[256];
-    snprintf(path, sizeof(path), "%s/g.hpp", dir);
-    FILE *f = fopen(path, "w");
-    ASSERT_NOT_NULL(f);
-    fputs("// the runtime\n", f);
-    fclose(f);
+    put(dir, "g.hpp", "// the runtime\n");
     static const char *const names[] = {"g.cpp", "../g.hpp", "d/g.hpp", "rt.hpp"};
+    char path[256];
     snprintf(path, sizeof(path), "%s/x.json", dir);
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        ASSERT_NOT_NULL(f = fopen(path, "w"));
-        fprintf(f,
-                "{\"name\": \"x\", \"source\": \"a\", \"version\": [\"v\"], " RUN
-                ", \"grader\": {\"argv\": [\"grader\"], \"program\": [\"g.hpp\"], "
-                "\"host\": [\"g.hpp\"], \"host_file\": \"h.hpp\", \"join\": \"{code}\", "
-                "\"source\": \"g.cpp\", \"program_file\": \"%s\", \"layout\": \"{tests}\", "
-                "\"compile\": {\"argv\": [\"/bin/true\"], \"artifacts\": [\"grader\"]}}}\n",
-                names[i]);
-        fclose(f);
+        put(dir, "x.json",
+            "{\"name\": \"x\", \"source\": \"a\", \"version\": [\"v\"], " RUN
+            ", \"grader\": {\"argv\": [\"grader\"], \"program\": [\"g.hpp\"], "
+            "\"host\": [\"g.hpp\"], \"host_file\": \"h.hpp\", \"join\": \"{code}\", "
+            "\"source\": \"g.cpp\", \"program_file\": \"%s\", \"layout\": \"{tests}\", "
+            "\"compile\": {\"argv\": [\"/bin/true\"], \"artifacts\": [\"grader\"]}}}\n",
+            names[i]);
         struct lang_set *set = NULL;
         char err[ERR_LEN] = "";
         int rc = lang_load_dir(dir, &set, err);
