@@ -402,6 +402,10 @@ static void submit_route(struct api *a, struct http_exchange *x)
     char err[ERR_LEN];
     int rc = harness_build(w->problem, q.completion, q.language,
                            freeform ? HARNESS_EXTRACT : HARNESS_CONTINUE, &w->h, err);
+    if (rc == 0 && q.allow_exit_status && !json_set_bool(w->h.request, "allow_exit_status", true)) {
+        snprintf(err, sizeof(err), "out of memory");
+        rc = -ENOMEM;
+    }
     query_fini(&q);
     json_free(body);
     if (rc < 0) {

@@ -80,15 +80,16 @@ static void parse_window(const struct json *body, struct query *q)
     q->count = !limited ? -1 : hi > lo ? (long)fmin(hi - lo, QUERY_MAX_WINDOW) : 0;
 }
 
-/* /submit's options: config.language and config.extra.is_freeform. */
+/* /submit's options: config.language, config.extra.is_freeform and allow_exit_status. */
 static void parse_submit_options(const struct json *config, struct query *q)
 {
     bool freeform;
+    const struct json *extra = json_get(config, "extra");
     q->language = NULL;
     json_str(json_get(config, "language"), &q->language);
-    q->freeform = json_bool(json_get(json_get(config, "extra"), "is_freeform"), &freeform)
-                      ? (int)freeform
-                      : -1;
+    q->freeform = json_bool(json_get(extra, "is_freeform"), &freeform) ? (int)freeform : -1;
+    q->allow_exit_status = false;
+    json_bool(json_get(extra, "allow_exit_status"), &q->allow_exit_status);
 }
 
 int query_parse(const struct json *body, enum query_route route, struct query *q,

@@ -5,8 +5,8 @@
  * route's to find out (server/http/api_datasets.c).
  *
  * The body: {dataset, config?: TestConfig, id?, offset?, limit?, completion?}. config is null or
- * an object; its provided_data (rows inline, normalised by server/datasets/loader), language and
- * extra.is_freeform are read; custom_extract_logic is refused.
+ * an object; its provided_data (rows inline, normalised by server/datasets/loader), language,
+ * extra.is_freeform and extra.allow_exit_status are read; custom_extract_logic is refused.
  */
 #ifndef VERDICT_QUERY_H
 #define VERDICT_QUERY_H
@@ -38,6 +38,7 @@ struct query {
     const char *completion; /* QUERY_SUBMIT: the completion (borrowed) */
     const char *language;   /* QUERY_SUBMIT: config.language (borrowed), or NULL */
     int freeform;           /* QUERY_SUBMIT: config.extra.is_freeform: 1, 0, or -1 when not given */
+    bool allow_exit_status; /* QUERY_SUBMIT: config.extra.allow_exit_status is true (request.c) */
     char detail[ERR_LEN + 40]; /* a 400's detail */
 };
 

@@ -508,12 +508,33 @@ static int parse_extract(const struct json *b, struct judge_request *r, struct r
     return 0;
 }
 
+/* allow_exit_status: a harness that would be judged by exit status alone (its language has
+ * no grader and no seal, or a compiled grader's harness names no entry_point) is refused
+ * unless the client accepts that any exit 0 passes: a policy trained on such rewards learns
+ * to exit early (docs/integrity.md, "Exit-status harnesses"). */
+static int parse_exit_status(const struct json *b, struct judge_request *r, struct request_error *e)
+{
+    const struct json *v = json_get(b, "allow_exit_status");
+    if (v && !json_is_null(v) && !json_bool(v, &r->allow_exit_status))
+        return request_fail(e, "bool_type", "allow_exit_status must be true or false",
+                            "allow_exit_status", NULL, NULL);
+    if (!r->harness || r->allow_exit_status || judge_grading_of(r) != JUDGE_GRADING_EXIT_STATUS)
+        return 0;
+    char msg[sizeof(e->msg)];
+    snprintf(msg, sizeof(msg),
+             "a harness in %s%s is judged by exit status alone (any exit 0 passes: the program "
+             "can forge it); %s, or accept that with \"allow_exit_status\": true",
+             r->lang->name, r->lang->grader ? " without an entry_point" : "",
+             r->lang->grader ? "name the entry_point the tests call" : "send stdin/expected tests");
+    return request_fail(e, "value_error", msg, "harness", NULL, NULL);
+}
+
 static int parse_judge(const struct lang_set *langs, const struct json *b, struct judge_request *r,
                        struct request_error *e)
 {
-    if (parse_harness(b, r, e) < 0 || parse_extract(b, r, e) < 0 ||
-        parse_compare(langs, b, r, e) < 0 || parse_limits(b, r, e) < 0 ||
-        parse_options(b, r, e) < 0)
+    if (parse_harness(b, r, e) < 0 || parse_exit_status(b, r, e) < 0 ||
+        parse_extract(b, r, e) < 0 || parse_compare(langs, b, r, e) < 0 ||
+        parse_limits(b, r, e) < 0 || parse_options(b, r, e) < 0)
         return -EINVAL;
     return 0;
 }

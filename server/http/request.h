@@ -37,7 +37,7 @@ struct request_error {
     char loc[4][64];
     int nloc;
     char type[32];
-    char msg[200];
+    char msg[320];
 };
 
 /* Validates a parsed body of the given shape. Returns 0 with *out (the caller frees it with

@@ -396,7 +396,13 @@ enum judge_grading judge_grading_of(const struct judge_request *r)
 {
     if (r->run_only)
         return JUDGE_GRADING_NONE;
-    return r->harness ? judge_harness_grading(r->lang) : JUDGE_GRADING_OUTPUT;
+    if (!r->harness)
+        return JUDGE_GRADING_OUTPUT;
+    enum judge_grading g = judge_harness_grading(r->lang);
+    if (g == JUDGE_GRADING_ISOLATED && r->lang->grader->compiled &&
+        (!r->entry_point || !*r->entry_point)) /* graded_plan's -ENOENT, known now */
+        return in_process(r->lang);
+    return g;
 }
 
 /* A sealed program seal_lint refused: CE with its reason as the compiler's output (the
@@ -505,6 +511,10 @@ static int assemble_source(struct judging *j)
         if ((rc = seal_source(j)) < 0)
             return rc;
     } else if (how == JUDGE_GRADING_EXIT_STATUS) { /* judged by exit status alone */
+        if (!r->allow_exit_status) { /* request.c refuses it first: never a pass by exit */
+            fail(j->res, VERDICT_SE, "a harness judged by exit status was not allowed", NULL);
+            return -EPERM;
+        }
         j->source = judge_join_harness("{code}\n{tests}\n", r->code, r->harness);
     }
     free(j->files);

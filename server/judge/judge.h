@@ -60,9 +60,11 @@ struct judge_request {
     struct job_limits limits;         /* per run; zero fields: the language's */
     struct job_limits compile_limits; /* zero fields: the template's */
     bool all_or_nothing, stop_on_failure;
-    bool run_only; /* one run, its whole output kept, no comparison (/run_code) */
-    int nfetch;    /* distinct paths, at most JUDGE_MAX_FETCH */
-    char **fetch;  /* work-dir files returned by the run (run_only) */
+    bool run_only;          /* one run, its whole output kept, no comparison (/run_code) */
+    bool allow_exit_status; /* the client accepts a harness judged by exit status (a language
+                               without a grader or seal): request.c refuses one otherwise */
+    int nfetch;             /* distinct paths, at most JUDGE_MAX_FETCH */
+    char **fetch;           /* work-dir files returned by the run (run_only) */
 };
 
 /* An empty request (calloc'd with room for files and fetch paths), or NULL. */
@@ -98,9 +100,11 @@ const char *judge_grading_name(enum judge_grading g);
 /* The grading named s (exact). Returns 0, or -EINVAL for an unknown name. */
 int judge_grading_parse(const char *s, enum judge_grading *g);
 
-/* How judge_run means to decide r: a harness as judge_harness_grading says, tests by their
- * output; NONE for run_only. The result's grading is what was done: a compiled grader that
- * cannot be planned or does not compile (graded.h) leaves the request in-process. */
+/* How judge_run means to decide r: a harness as judge_harness_grading says (a compiled
+ * grader's harness without an entry point as the language's in-process kind: its grader
+ * cannot be planned), tests by their output; NONE for run_only. The result's grading is what
+ * was done: a compiled grader that cannot be planned or does not compile (graded.h) leaves the
+ * request in-process. EXIT_STATUS here is final: judge_run never falls back to it later. */
 enum judge_grading judge_grading_of(const struct judge_request *r);
 
 /* How a harness in language l is decided: ISOLATED where it has a grader (a compiled one

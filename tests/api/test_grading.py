@@ -163,18 +163,21 @@ def test_cpp_without_its_grader_says_in_process(srv):
 
 
 def test_every_kind_seen_on_judge(srv):
-    """The four kinds, each in one /v1/judge answer: the exit-status one from any available
-    language still judged so (none left once every language has a grader or a seal)."""
+    """The four kinds, each in one /v1/judge answer: the exit-status one from a language
+    without a grader (SQL's), which only a client that accepts it gets."""
     seen = {judge(srv, {"language": "python", "code": "print(1)",
                         "tests": [{"stdin": "", "expected": "1"}]})["grading"]}
     for lang in ("python", "c", *sorted(set(HARNESSES) - {"python", "c"})):
         if runnable(srv, lang):
             seen.add(judge(srv, {"language": lang, "code": HARNESSES[lang][1],
-                                 "harness": HARNESSES[lang][3]})["grading"])
-    exit_status = [n for n, l in srv.langs.items()
-                   if l["runnable"] and l["harness_grading"] == "exit-status"]
+                                 "harness": HARNESSES[lang][3], "entry_point": "twice"})["grading"])
     want = {"output", "isolated"} | {harness_kind(srv, "c")}
-    if any(n in HARNESSES for n in exit_status):
+    if runnable(srv, "sql"):
+        body = {"language": "sql", "code": "CREATE TABLE t(x);", "harness": "SELECT * FROM t;"}
+        r = srv.post("/v1/judge", body)
+        assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "harness"], r.text
+        assert "allow_exit_status" in r.json()["detail"][0]["msg"], r.text
+        seen.add(judge(srv, {**body, "allow_exit_status": True})["grading"])
         want.add("exit-status")
     assert want <= seen, (want, seen)
 

@@ -230,13 +230,10 @@ def test_grading_recorded_and_filtered(srv):
             "language": "c", "code": "int f(int x) { return x; }\n",
             "harness": "#include <assert.h>\nint main(void) { assert(f(3) == 3); return 0; }\n"}),
     }
-    exit_status = next((n for n in ("bash", "lua", "ruby") if n in langs and langs[n]["runnable"]
-                        and langs[n]["harness_grading"] == "exit-status"), None)
-    if exit_status:  # any language still judged by exit status: this one works in all three
-        sent["exit-status"] = ("/v1/judge", {"language": exit_status, "code": "",
-                                             "harness": "exit 0\n" if exit_status == "bash"
-                                             else "os.exit(0)\n" if exit_status == "lua"
-                                             else "exit 0\n"})
+    if "sql" in langs and langs["sql"]["runnable"]:  # a language without a grader, accepted
+        sent["exit-status"] = ("/v1/judge", {"language": "sql", "code": "CREATE TABLE t(x);",
+                                             "harness": "SELECT * FROM t;",
+                                             "allow_exit_status": True})
     ids = {}
     for kind, (path, body) in sent.items():
         r = srv.post(path, body, headers=headers)

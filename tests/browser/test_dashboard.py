@@ -331,7 +331,7 @@ def test_grading_shown_and_filtered(sent, browser):
         "sealed": {"language": "c", "code": "int twice(int x) { return 2 * x; }\n",
                    "harness": "#include <assert.h>\nint main(void) { assert(twice(2) == 4); return 0; }\n"},
         "exit": {"language": "sql", "code": "CREATE TABLE t(x INTEGER);\nINSERT INTO t VALUES (2);\n",
-                 "harness": "SELECT x * 2 FROM t;\n"},
+                 "harness": "SELECT x * 2 FROM t;\n", "allow_exit_status": True},
     }
     for key, body in harnesses.items():
         r = sent.post("/v1/judge", body)

@@ -139,7 +139,12 @@ def test_honest_passes_wrong_fails(srv):
 
 
 def test_without_entry_point_by_exit_status(srv):
-    """A harness that names no entry point has no proxy to call: judged as before, by JUnit's
-    exit status (grading says so)."""
-    r = judge(srv, {"language": "junit", "code": HONEST, "harness": TESTS}, timeout=240)
+    """A harness that names no entry point has no proxy to call: JUnit's exit status alone
+    would decide it, so it is refused (422 at harness) unless the client accepts that, and
+    then judged so (grading says it)."""
+    r = srv.post("/v1/judge", {"language": "junit", "code": HONEST, "harness": TESTS})
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["body", "harness"], r.text
+    assert "entry_point" in r.json()["detail"][0]["msg"], r.text
+    r = judge(srv, {"language": "junit", "code": HONEST, "harness": TESTS,
+                    "allow_exit_status": True}, timeout=240)
     assert r["grading"] == "exit-status", r

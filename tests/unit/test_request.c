@@ -243,19 +243,28 @@ static void test_grader_fields(void)
     }
 }
 
-/* How a request is decided: by its harness and the language (a grader, seal's rule, neither),
- * else by output; run_only by nothing. The names round-trip. */
+/* How a request is decided: by its harness, its entry point and the language (a grader, a
+ * compiled one only with an entry point; seal's rule; neither), else by output; run_only by
+ * nothing. The names round-trip. */
 static void test_grading(void)
 {
+    enum {
+        I = JUDGE_GRADING_ISOLATED,
+        O = JUDGE_GRADING_OUTPUT,
+        P = JUDGE_GRADING_IN_PROCESS,
+        X = JUDGE_GRADING_EXIT_STATUS
+    };
     static const struct {
         const char *lang;
-        bool harness;
-        enum judge_grading want;
+        bool harness, entry;
+        int want;
     } cases[] = {
-        {"python", true, JUDGE_GRADING_ISOLATED},    {"python", false, JUDGE_GRADING_OUTPUT},
-        {"c", true, JUDGE_GRADING_IN_PROCESS},       {"cpp", true, JUDGE_GRADING_IN_PROCESS},
-        {"go_test", true, JUDGE_GRADING_IN_PROCESS}, {"rust_test", true, JUDGE_GRADING_IN_PROCESS},
-        {"c", false, JUDGE_GRADING_OUTPUT},          {"pytest", true, JUDGE_GRADING_EXIT_STATUS},
+        {"python", true, false, I},   {"python", false, false, O}, {"pytest", true, false, I},
+        {"cpp", true, true, I},       {"cpp", true, false, P},     {"c", true, false, P},
+        {"c", false, false, O},       {"go_test", true, false, P}, {"go", true, true, P},
+        {"rust_test", true, true, I}, {"java", true, true, I},     {"java", true, false, X},
+        {"junit", true, false, X},    {"junit", true, true, I},    {"sql", true, false, X},
+        {"verilog", true, true, X},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct judge_request *r = judge_request_new();
@@ -263,14 +272,8 @@ static void test_grading(void)
         ASSERT_NOT_NULL(r->lang);
         r->code = strdup("x");
         r->harness = cases[i].harness ? strdup("y") : NULL;
-        enum judge_grading want = cases[i].want;
-        if (want == JUDGE_GRADING_IN_PROCESS && r->lang->grader) /* a grader landed for it */
-            want = JUDGE_GRADING_ISOLATED;
-        if (want == JUDGE_GRADING_EXIT_STATUS && r->lang->grader)
-            want = JUDGE_GRADING_ISOLATED;
-        ASSERT_INT_EQ(judge_grading_of(r), want);
-        if (cases[i].harness)
-            ASSERT_INT_EQ(judge_harness_grading(r->lang), want);
+        r->entry_point = cases[i].entry ? strdup("f") : NULL;
+        ASSERT_INT_EQ(judge_grading_of(r), cases[i].want);
         r->run_only = !cases[i].harness; /* /run_code: nothing decides */
         if (r->run_only)
             ASSERT_INT_EQ(judge_grading_of(r), JUDGE_GRADING_NONE);
@@ -294,6 +297,57 @@ static void test_grading(void)
     ASSERT_STR_EQ(judge_grading_name(JUDGE_GRADING_COUNT), "?");
     ASSERT_INT_EQ(judge_grading_parse("sealed", &x), -EINVAL);
     ASSERT_INT_EQ(judge_grading_parse(NULL, &x), -EINVAL);
+}
+
+/* A harness that exit status alone would decide is refused (422 at harness, naming the way
+ * out) unless the client accepts it; allow_exit_status is a bool. */
+static void test_exit_status_refused(void)
+{
+    static const char *const refused[] = {
+        "{\"language\": \"sql\", \"code\": \"x\", \"harness\": \"y\"}",
+        "{\"language\": \"junit\", \"code\": \"x\", \"harness\": \"y\"}",
+        "{\"language\": \"java\", \"code\": \"x\", \"harness\": \"y\", "
+        "\"allow_exit_status\": false}",
+    };
+    struct judge_request *r = NULL;
+    struct request_error e;
+    static const char *const names[] = {"sql", "junit", "java"};
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        lang_probe(langs, names[i]);
+        if (!lang_find(langs, names[i])->available) { /* a host without sqlite3 or java */
+            printf("# %s unavailable: its refusal not tried\n", names[i]);
+            return;
+        }
+        ASSERT_INT_EQ(parse(refused[i], REQUEST_JUDGE, &r, &e), -EINVAL);
+        ASSERT_TRUE(r == NULL);
+        ASSERT_STR_EQ(e.loc[0], "harness");
+        ASSERT_TRUE(strstr(e.msg, "allow_exit_status") != NULL);
+        ASSERT_TRUE(strstr(e.msg, "exit status") != NULL);
+    }
+    ASSERT_TRUE(strstr(e.msg, "without an entry_point") != NULL); /* java: name it */
+    ASSERT_INT_EQ(parse("{\"language\": \"sql\", \"code\": \"x\", \"harness\": \"y\", "
+                        "\"allow_exit_status\": true}",
+                        REQUEST_JUDGE, &r, &e),
+                  0);
+    ASSERT_TRUE(r->allow_exit_status);
+    ASSERT_INT_EQ(judge_grading_of(r), JUDGE_GRADING_EXIT_STATUS);
+    judge_request_free(r);
+    /* a graded harness or tests need no consent, and may carry it */
+    ASSERT_INT_EQ(parse("{\"language\": \"sql\", \"code\": \"x\", \"tests\": "
+                        "[{\"expected\": \"1\"}], \"allow_exit_status\": true}",
+                        REQUEST_JUDGE, &r, &e),
+                  0);
+    judge_request_free(r);
+    ASSERT_INT_EQ(parse("{\"language\": \"python\", \"code\": \"x\", \"harness\": \"y\"}",
+                        REQUEST_JUDGE, &r, &e),
+                  0);
+    ASSERT_FALSE(r->allow_exit_status);
+    judge_request_free(r);
+    ASSERT_INT_EQ(parse("{\"language\": \"sql\", \"code\": \"x\", \"harness\": \"y\", "
+                        "\"allow_exit_status\": \"yes\"}",
+                        REQUEST_JUDGE, &r, &e),
+                  -EINVAL);
+    ASSERT_STR_EQ(e.loc[0], "allow_exit_status");
 }
 
 static void test_verdict_names(void)
@@ -449,6 +503,7 @@ int main(int argc, char **argv)
     TEST_RUN(test_grader_fields);
     TEST_RUN(test_verdict_names);
     TEST_RUN(test_grading);
+    TEST_RUN(test_exit_status_refused);
     TEST_RUN(test_checker_files);
     TEST_RUN(test_extract);
     lang_set_free(langs);
