@@ -68,7 +68,7 @@ _PRELOAD = (
     "abc argparse array base64 bisect binascii calendar cmath collections collections.abc "
     "contextlib copy csv dataclasses datetime decimal enum fractions functools hashlib heapq "
     "io itertools json math numbers operator pprint queue random re statistics string "
-    "struct textwrap time traceback typing unittest warnings"
+    "struct textwrap time traceback typing unittest warnings numpy"
 ).split()
 for _name in _PRELOAD:
     try:

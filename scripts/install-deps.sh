@@ -16,8 +16,15 @@ packages=(
     openjdk-17-jdk-headless libjavatuples-java
     # interpreters SandboxFusion offers: php, lua, perl, ruby (about 9 MB of downloads)
     php-cli lua5.4 perl ruby
-    # the test libraries MultiPL-E's Lua and Perl tests load: luaunit and Test::Deep (0.2 MB)
-    lua-unit libtest-deep-perl
+    # the test libraries MultiPL-E's Lua and Perl tests load: luaunit and Test::Deep (0.2 MB),
+    # and Data::Compare, which SandboxFusion's Perl tests use (0.1 MB)
+    lua-unit libtest-deep-perl libdata-compare-perl
+    # Python's libraries RL datasets import (SandboxFusion's runtime has them; its HumanEval
+    # harness starts with `import numpy`): Debian's scientific stack, about 75 MB of downloads
+    # (languages/python.json's `packages` lists what a host has; the warm interpreter imports
+    # numpy: docs/performance.md, "Python's libraries")
+    python3-numpy python3-scipy python3-pandas python3-sympy python3-networkx
+    python3-matplotlib python3-sklearn python3-regex python3-dateutil python3-sortedcontainers
     # D: LDC (ldmd2 takes dmd's options) and its shared Phobos, for languages/d.json and d_ut.json
     ldc
     # R, racket, sql and verilog as SandboxFusion names them: Rscript (r-base-core, 26 MB),

@@ -35,11 +35,13 @@ trap 'exit 130' INT TERM
 root=$work/root
 # The guest runs verdict's release build and its tests under ctest (from cmake): their
 # libraries; gcc, g++ (with the OpenSSL and Boost its template and tests link) and python3
-# for the C, C++ and Python templates (bash is in minbase); python3's pytest and requests
+# for the C, C++ and Python templates (bash is in minbase), with numpy (the warm interpreter
+# imports it; the rest of the scientific stack install-deps.sh adds stays on the host's
+# tests, to keep the image small); python3's pytest and requests
 # for the API tests; systemd, and dbus for systemd-run, for the delegation the docs tell
 # users to set up.
 debootstrap --variant=minbase \
-    --include=systemd,systemd-sysv,udev,kmod,linux-image-amd64,libmicrohttpd12,libseccomp2,libsqlite3-0,libpcre2-8-0,libcjson1,zlib1g,python3,python3-pytest,python3-requests,gcc,g++,libc6-dev,libssl-dev,libboost-dev,procps,cmake,dbus \
+    --include=systemd,systemd-sysv,udev,kmod,linux-image-amd64,libmicrohttpd12,libseccomp2,libsqlite3-0,libpcre2-8-0,libcjson1,zlib1g,python3,python3-numpy,python3-pytest,python3-requests,gcc,g++,libc6-dev,libssl-dev,libboost-dev,procps,cmake,dbus \
     bookworm "$root" http://deb.debian.org/debian >&2
 echo verdict-v2 >"$root/etc/hostname"
 echo "/dev/vda / ext4 rw,relatime 0 1" >"$root/etc/fstab"

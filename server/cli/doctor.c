@@ -26,6 +26,7 @@
 #include "runners/pool.h"
 #include "runners/seccomp.h"
 #include "server/judge/lang.h"
+#include "server/judge/packages.h"
 #include "server/util/json.h"
 
 #define TOOL_TIMEOUT_MS 10000
@@ -234,10 +235,16 @@ static void check_languages(struct doctor_report *r, const char *dir)
     lang_probe(set, NULL);
     for (int i = 0; i < lang_count(set); i++) {
         const struct lang *l = lang_at(set, i);
-        if (l->available)
-            doctor_add(r, "language", l->name, CHECK_OK, false, "%s%s", l->version_line,
-                       l->needs_gpu ? "  (runs need a GPU)" : "");
-        else
+        if (l->available) {
+            char pk[512] = "";
+            size_t o = 0;
+            for (int k = 0; k < l->npackages && o + 1 < sizeof(pk); k++)
+                o += (size_t)snprintf(pk + o, sizeof(pk) - o, "%s%s %s",
+                                      k ? ", " : "; packages: ", l->packages[k].name,
+                                      l->packages[k].version);
+            doctor_add(r, "language", l->name, CHECK_OK, false, "%s%s%s", l->version_line,
+                       l->needs_gpu ? "  (runs need a GPU)" : "", pk);
+        } else
             doctor_add(r, "language", l->name, CHECK_WARN, false, "unavailable: %s", l->why);
     }
     lang_set_free(set);

@@ -20,6 +20,7 @@
 #include "server/http/dashboard.h"
 #include "server/http/metrics.h"
 #include "server/http/openapi.h"
+#include "server/judge/packages.h"
 #include "server/util/json.h"
 
 /* ---- replies ----------------------------------------------------------------------------- */
@@ -267,6 +268,14 @@ static void languages(struct api *a, struct http_exchange *x)
         json_set_bool(o, "runnable", l->available && (!l->needs_gpu || a->cfg.gpus > 0));
         /* how a /v1/judge harness (a dataset's function tests) in it is decided */
         json_set_str(o, "harness_grading", judge_grading_name(judge_harness_grading(l)));
+        /* the libraries programs may import beyond the standard library (packages.h) */
+        struct json *pk = json_set(o, "packages", json_array());
+        for (int k = 0; k < l->npackages; k++) {
+            struct json *e = json_push(pk, json_object());
+            json_set_str(e, "name", l->packages[k].name);
+            json_set_str(e, "version", l->packages[k].version);
+            json_set_str(e, "import", l->packages[k].import);
+        }
     }
     api_reply_json(a, x, 200, list);
 }

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "runners/buf.h"
+#include "server/judge/packages.h"
 #include "server/judge/toolchain.h"
 #include "server/util/json.h"
 #include "server/util/slurp.h"
@@ -396,9 +397,10 @@ static bool name_ok(const char *s)
 
 static int parse_doc(struct ctx *c, const struct json *doc, struct lang *l)
 {
-    static const char *const fields[] = {
-        "name",         "aliases",   "source",      "compile", "run",     "binds", "version",
-        "version_pick", "needs_gpu", "description", "grader",  "install", "warm",  NULL};
+    static const char *const fields[] = {"name",      "aliases",     "source",  "compile",
+                                         "run",       "binds",       "version", "version_pick",
+                                         "needs_gpu", "description", "grader",  "install",
+                                         "warm",      "packages",    NULL};
     const char *name;
     bool gpu = false;
     if (!json_is_object(doc))
@@ -414,6 +416,7 @@ static int parse_doc(struct ctx *c, const struct json *doc, struct lang *l)
         get_strings(c, doc, "version", "", false, true, &l->version, &l->nversion) < 0 ||
         get_string(c, doc, "version_pick", true, &l->version_pick) < 0 ||
         get_string(c, doc, "install", true, &l->install) < 0 ||
+        get_strings(c, doc, "packages", "", true, true, &l->packages_cmd, &l->npackages_cmd) < 0 ||
         get_grader(c, json_get(doc, "grader"), l) < 0)
         return -EINVAL;
     if (!plain_name(l->source))
@@ -424,6 +427,8 @@ static int parse_doc(struct ctx *c, const struct json *doc, struct lang *l)
     for (int i = 0; i < l->nbinds; i++)
         if (l->binds[i][0] != '/')
             return fail(c, "binds", "\"%.60s\" is not an absolute path", l->binds[i]);
+    if (l->npackages_cmd > 0 && l->packages_cmd[0][0] != '/')
+        return fail(c, "packages", "argv[0] must be an absolute path");
     const struct json *g = json_get(doc, "needs_gpu");
     if (g && !json_bool(g, &gpu))
         return fail(c, "needs_gpu", "must be true or false");
@@ -504,6 +509,8 @@ void lang_free(struct lang *l)
     free_strings(l->binds, l->nbinds);
     free_strings(l->version, l->nversion);
     free(l->version_pick);
+    free_strings(l->packages_cmd, l->npackages_cmd);
+    free(l->packages);
     free(l->install);
     if (l->grader) {
         free_strings(l->grader->argv, l->grader->argc);
@@ -811,6 +818,7 @@ void lang_probe(struct lang_set *set, const char *only)
             }
     }
     build_graders(asked, n);
+    packages_probe(asked, n);
     free(asks);
     free(asked);
     for (int i = 0; i < set->n; i++) {

@@ -69,6 +69,8 @@ struct lang_grader {
                         import block of what they use (server/judge/goimports.h) */
 };
 
+struct lang_package;
+
 struct lang {
     char name[LANG_NAME];
     int naliases;
@@ -82,9 +84,11 @@ struct lang {
     int nbinds;
     char **binds; /* host directories cells must see read-only */
     int nversion;
-    char **version;             /* the version command */
-    char *version_pick;         /* substring of the version line, or NULL: first line */
-    char *install;              /* how to get the toolchain (said when unavailable), or NULL */
+    char **version;     /* the version command */
+    char *version_pick; /* substring of the version line, or NULL: first line */
+    char *install;      /* how to get the toolchain (said when unavailable), or NULL */
+    int npackages_cmd;
+    char **packages_cmd;        /* the packages command (server/judge/packages.h), or NULL */
     bool needs_gpu;             /* runs need a GPU */
     bool private_entry;         /* its cache entries are the server's alone (a compiled grader) */
     uint32_t warm;              /* enum job_warm: runs may start from a warm interpreter */
@@ -95,6 +99,8 @@ struct lang {
     bool available;
     char version_line[LANG_VERSION];
     char why[ERR_LEN]; /* why it is unavailable */
+    int npackages;
+    struct lang_package *packages; /* what packages_cmd reported (heap), or NULL */
 };
 
 struct lang_set;

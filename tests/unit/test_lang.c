@@ -1,6 +1,7 @@
 /* Unit tests for server/judge/lang: every shipped template loads; bad templates are refused with
  * the file and the field named; names and aliases resolve case-insensitively. */
 #include "server/judge/lang.h"
+#include "server/judge/packages.h"
 #include "test.h"
 
 #include <errno.h>
@@ -162,6 +163,37 @@ static void test_probe_some(void)
     lang_probe(set, "c");
     ASSERT_TRUE(c->available);
     ASSERT_TRUE(py->available); /* kept */
+    lang_set_free(set);
+}
+
+/* A packages command's lines: name, version and import name by tabs; a line with a field
+ * missing, empty, extra or too long is skipped; at most max kept. Python's own command lists
+ * what importlib.metadata finds (at least nothing where none is installed). */
+static void test_packages(void)
+{
+    struct lang_package k[4];
+    const char *text =
+        "numpy\t1.24.2\tnumpy\n"
+        "scikit-learn\t1.2.1\tsklearn\n"
+        "two\tfields\n"
+        "\t1\tempty\n"
+        "extra\t1\tx\ty\n"
+        "long\t1\txxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"
+        "last\t2\tlast";
+    ASSERT_INT_EQ(packages_parse(text, k, 4), 3);
+    ASSERT_STR_EQ(k[1].name, "scikit-learn");
+    ASSERT_STR_EQ(k[1].import, "sklearn");
+    ASSERT_STR_EQ(k[2].version, "2");
+    ASSERT_INT_EQ(packages_parse(text, k, 1), 1);
+    ASSERT_INT_EQ(packages_parse("", k, 4), 0);
+    struct lang_set *set = load_shipped();
+    ASSERT_NOT_NULL(set);
+    lang_probe(set, "python,bash");
+    const struct lang *py = lang_find(set, "python");
+    ASSERT_TRUE(py->npackages_cmd > 0);
+    for (int i = 0; i < py->npackages; i++)
+        ASSERT_TRUE(py->packages[i].version[0] != '\0');
+    ASSERT_INT_EQ(lang_find(set, "bash")->npackages, 0);
     lang_set_free(set);
 }
 
@@ -345,6 +377,7 @@ int main(int argc, char **argv)
     TEST_RUN(test_shipped);
     TEST_RUN(test_missing_toolchains);
     TEST_RUN(test_probe_some);
+    TEST_RUN(test_packages);
     TEST_RUN(test_slow_version_asked_again);
     TEST_RUN(test_bytecode_filter);
     TEST_RUN(test_program_file_checked);
