@@ -5,7 +5,7 @@ docs/performance.svg (throughput against concurrency). It asserts nothing about 
 that could not be measured says why, and the exit status is 1 only when a driver failed to run.
 
 usage: run_all.py [--quick] [--json FILE] [--plot [FILE]] [--only NAME,NAME] [--skip NAME,...]
-  sections: spawn python http corpus verl batch memory store session
+  sections: spawn python http corpus verl batch memory store session flip
   --quick   every section at a tiny size (ctest runs this so that the drivers do not rot)
 The build tree: VERDICT_BUILD (build/release); templates: VERDICT_LANGUAGES (languages);
 datasets: VERDICT_TEST_DATA (../shared/datasets). Root (cells need namespaces and cgroups).
@@ -36,7 +36,8 @@ VERDICT = os.environ.get("VERDICT_BIN", os.path.join(BUILD, "verdict"))
 LANGUAGES = os.path.abspath(os.environ.get("VERDICT_LANGUAGES", os.path.join(ROOT, "languages")))
 NPROC = os.cpu_count() or 1
 PY = "/usr/bin/python3"
-SECTIONS = ["spawn", "python", "http", "corpus", "verl", "batch", "memory", "store", "session"]
+SECTIONS = ["spawn", "python", "http", "corpus", "verl", "batch", "memory", "store", "session",
+            "flip"]
 
 C_ECHO = "#include <stdio.h>\nint main(void){int a,b;if(scanf(\"%d %d\",&a,&b)!=2)return 1;" \
          "printf(\"%d\\n\",a+b);return 0;}\n"
@@ -555,6 +556,25 @@ def sec_session(a, work):
         note=f"median of {d['loops_per_way']} loops, every turn's output equal both ways; "
              f"{d['speedup']:.2f}x faster; CPU ms a loop: replayed {c['stateless']}, session "
              f"calls {c['session_exec']} ({c['session_total']} the session's own total)")
+
+
+def sec_flip(a, work):
+    """benchmarks/flip_rate.py: C and Python at 50-95% of a 1 s limit, 8 asked for at once,
+    alone and beside two CPU hogs; the row counts TLE and SE up to 90% (target: none)."""
+    out = os.path.join(work, "flip.json")
+    args = (["--reps", "2", "--conditions", "alone", "--langs", "c"] if a.quick
+            else ["--reps", "100"])
+    p = subprocess.run([PY, os.path.join(HERE, "flip_rate.py"), VERDICT, "--languages",
+                        LANGUAGES, "--json", out, *args], capture_output=True, text=True,
+                       timeout=600 if a.quick else 7200)
+    if p.returncode or not os.path.exists(out):
+        raise RuntimeError("flip_rate.py: " + (p.stderr or p.stdout)[-300:])
+    for key, v in json.load(open(out)).items():
+        s = v["summary"]
+        row("flip", f"C and Python at 50-90% of a 1 s limit, 8 asked for at once, {key} "
+            f"({v['cells']} cells)", "runs", s["runs"], s["tle"] + s["se"], "TLE+SE",
+            ratio=None, target="0", met=s["tle"] + s["se"] == 0,
+            note=f"TLE {s['tle']}, SE {s['se']}")
 
 
 # ---- output -----------------------------------------------------------------------------

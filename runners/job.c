@@ -222,7 +222,9 @@ void result_encode(const struct job_result *res, struct buf *b)
     wbuf_u64(b, (uint64_t)res->wall_ms);
     wbuf_u64(b, res->memory_kib);
     wbuf_u64(b, (uint64_t)res->instructions);
-    wbuf_u32(b, (uint32_t)res->stdout_truncated | (uint32_t)res->stderr_truncated << 1);
+    wbuf_u64(b, (uint64_t)res->waited_ms);
+    wbuf_u32(b, (uint32_t)res->stdout_truncated | (uint32_t)res->stderr_truncated << 1 |
+                    (uint32_t)res->starved << 2);
     wbuf_bytes(b, res->out, res->out_len);
     wbuf_bytes(b, res->err, res->err_len);
     wbuf_str(b, res->message);
@@ -245,9 +247,11 @@ int result_decode(struct rbuf *r, struct job_result *res)
     res->wall_ms = (int64_t)rbuf_u64(r);
     res->memory_kib = rbuf_u64(r);
     res->instructions = (int64_t)rbuf_u64(r);
+    res->waited_ms = (int64_t)rbuf_u64(r);
     uint32_t flags = rbuf_u32(r);
     res->stdout_truncated = flags & 1;
     res->stderr_truncated = flags & 2;
+    res->starved = flags & 4;
     res->out = rbuf_bytes(r, &res->out_len);
     res->err = rbuf_bytes(r, &res->err_len);
     const char *msg = rbuf_str(r);

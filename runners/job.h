@@ -126,6 +126,10 @@ struct job_result {
     uint64_t memory_kib;      /* peak memory from the cgroup, KiB */
     int64_t instructions;     /* user-mode instructions retired (runners/perf.h), -1 where
                                  the host cannot count them */
+    int64_t waited_ms;        /* the longest time one of its tasks waited runnable for a CPU
+                                 (schedstat run delay, sampled): the load it met, ms */
+    bool starved;             /* SE at the backstop: stopped within its limits, waiting for a
+                                 CPU (the judge runs it again: server/judge/judge.c) */
     bool stdout_truncated, stderr_truncated;
     const uint8_t *out; /* stdout bytes, exact (borrowed) */
     size_t out_len;

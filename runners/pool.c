@@ -26,6 +26,7 @@
 
 #include "runners/cell.h"
 #include "runners/cgroup.h"
+#include "runners/cpus.h"
 #include "runners/file.h"
 #include "runners/uidlock.h"
 
@@ -273,6 +274,11 @@ int pool_new(const struct pool_config *cfg, struct pool **out, char err[ERR_LEN]
         pool_free(p);
         return rc;
     }
+    /* the tree weighs as its warm cells' jobs would, each a task (cpus.h); without it the
+     * host's other processes would each weigh as much as all of verdict's jobs together. A
+     * failure costs fairness only, never accounting. */
+    char werr[ERR_LEN];
+    (void)cpus_weigh_tree(&p->tree, cfg->cells, werr);
     for (int i = 0; i < total; i++) {
         struct slot *s = &p->slots[i];
         uidlock_init(&s->uid);

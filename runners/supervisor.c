@@ -725,6 +725,7 @@ static void decide(const struct run *r, const struct cg_stats *st, const struct 
     } else if (r->limit == JOB_SE) { /* at the backstop: SE, or a wall-clock contract's TLE */
         bool tle = r->lim.starved_tle;
         res->status = tle ? JOB_TLE : JOB_SE;
+        res->starved = !tle;
         res->tle_clock = tle ? JOB_CLOCK_WALL : JOB_CLOCK_NONE;
         snprintf(res->message, sizeof(res->message),
                  "%s: %lld ms of wall time, %lld ms of it waiting for a CPU, %s the backstop of "
@@ -1037,10 +1038,12 @@ static void run_program(struct supervisor *s, struct run *r, struct job_result *
     }
     res->cpu_ms = (int64_t)(st.cpu_ns / 1000000);
     res->memory_kib = (st.memory_peak + r->baseline) / 1024;
+    res->waited_ms = r->waited_ns / 1000000;
     decide(r, &st, &cr, res);
     int left = cg_job_nprocs(r->cg);
     if (left != 0) {
         res->status = JOB_SE;
+        res->starved = false;
         snprintf(res->message, sizeof(res->message), "%d processes survived the job", left);
     }
 out:

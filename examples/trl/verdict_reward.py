@@ -12,14 +12,21 @@ prompts and every other column of the dataset, one value per completion. This on
     language     (optional) the row's language; else the `language` argument (python).
 
 Each completion (a string, or a chat-style list of {"role", "content"} messages: the last
-assistant message is taken) becomes one item of ONE /v1/judge/batch request with
+assistant message is taken) becomes one item of a /v1/judge/batch request with
 "extract": true, so verdict takes the code out of the completion's fenced block itself.
-The answer is NDJSON, one line per item in completion order; each line names its item's id,
-so the rewards come back in the completions' order. Items whose line never came (the stream
-was cut: a replica behind a balancer stopped or died mid-batch) or came back "busy" (the
-server's queue was full, or it was stopping) are sent again, up to `retries` more rounds, so
-that a stopped replica costs a resend and not a reward. An item that still failed (invalid,
-busy, a sandbox error, no line) gets 0.0 and a log line.
+The items go in as few requests as fit the server's body limit (`max_body`, read once from
+/healthz) and its batch bound (MAX_BATCH items): a batch whose tests are large is split by
+bytes, never sent whole to be refused. The answer is NDJSON, one line per item; each line
+names its item's id, so the rewards come back in the completions' order. Items whose line
+never came (the stream was cut: a replica behind a balancer stopped or died mid-batch) or came
+back "busy" (the server's queue was full, or it was stopping) are sent again, alone of their
+batch, up to `retries` more rounds, so that a stopped replica costs a resend and not a reward.
+A 413 (the body still too large) is never sent again as it was: the request is split in two.
+
+A completion the judge answered gets its reward (0.0 for a wrong or non-compiling answer).
+One the infrastructure failed (its item alone past the body limit, invalid, busy, a sandbox
+error, no line, a server that cannot be reached) gets None and a log line: TRL leaves a None
+out of the step's rewards, where a 0.0 would teach the policy that a correct answer was wrong.
 
 The server is VERDICT_URL (default http://127.0.0.1:8080) unless `url` is given.
 """
@@ -35,6 +42,12 @@ log = logging.getLogger("verdict_reward")
 
 DEFAULT_URL = "http://127.0.0.1:8080"
 MAX_BATCH = 4096  # items in one /v1/judge/batch request (docs/api.md)
+DEFAULT_MAX_BODY = 16 << 20  # serve's default --max-body, where /healthz does not say it
+BODY_SLACK = 1024  # the batch body's own bytes besides its items'
+
+
+class TooLarge(Exception):
+    """The server answered 413: the body is past its --max-body."""
 
 
 def completion_text(completion):
@@ -86,10 +99,40 @@ def build_items(completions, columns, language="python", limits=None):
     return items
 
 
+def server_max_body(server, timeout=10.0):
+    """The server's request body limit, from /healthz (DEFAULT_MAX_BODY where it does not say,
+    or cannot be asked)."""
+    try:
+        with urllib.request.urlopen(server.rstrip("/") + "/healthz", timeout=timeout) as r:
+            return int(json.loads(r.read()).get("max_body") or DEFAULT_MAX_BODY)
+    except (OSError, ValueError, http.client.HTTPException):
+        return DEFAULT_MAX_BODY
+
+
+def chunks(items, ids, max_body):
+    """ids split into requests of at most MAX_BATCH items whose JSON bodies stay under
+    max_body; the ids of items that alone are past it come back apart (too_large)."""
+    out, too_large, cur, size = [], [], [], BODY_SLACK
+    for i in ids:
+        n = len(json.dumps(items[i]).encode()) + 2
+        if n + BODY_SLACK > max_body:
+            too_large.append(i)
+            continue
+        if cur and (size + n > max_body or len(cur) >= MAX_BATCH):
+            out.append(cur)
+            cur, size = [], BODY_SLACK
+        cur.append(i)
+        size += n
+    if cur:
+        out.append(cur)
+    return out, too_large
+
+
 def _post_batch(url, items, timeout, retries, client, lines):
     """Appends the batch's NDJSON lines, as dicts, to lines as they come (those read before a
     failure stay). Retries a 503 (the queue is full, or the server stopping) after its
-    Retry-After, and a refused connection, up to `retries` more times."""
+    Retry-After, and a refused connection, up to `retries` more times; a 413 raises
+    TooLarge at once (sending it again would be refused again)."""
     body = json.dumps({"items": items}).encode()
     headers = {"Content-Type": "application/json", "X-Verdict-Client": client}
     for attempt in range(retries + 1):
@@ -103,6 +146,8 @@ def _post_batch(url, items, timeout, retries, client, lines):
                         lines.append(json.loads(raw))
                 return
         except urllib.error.HTTPError as e:
+            if e.code == 413:
+                raise TooLarge(f"{len(body)} bytes") from e
             if e.code != 503 or attempt == retries:
                 raise
             wait = float(e.headers.get("Retry-After") or 1)
@@ -114,22 +159,43 @@ def _post_batch(url, items, timeout, retries, client, lines):
         time.sleep(wait)
 
 
-def _judge(server, items, timeout, retries, client):
+def _send(server, items, ids, timeout, retries, client, lines):
+    """One request for ids (their lines appended to lines), split in two on a 413 until a
+    single item is left, which is then given up (logged; the caller finds no line for it)."""
+    got = []
+    try:
+        _post_batch(server, [items[i] for i in ids], timeout, retries, client, got)
+    except TooLarge as e:
+        if len(ids) == 1:
+            log.error("completion %d: its request alone is past the server's body limit (%s)",
+                      ids[0], e)
+            return
+        half = len(ids) // 2
+        log.warning("verdict refused %d items as too large (%s): sending them in two", len(ids),
+                    e)
+        for part in (ids[:half], ids[half:]):
+            _send(server, items, part, timeout, retries, client, lines)
+        return
+    except (OSError, ValueError, http.client.HTTPException) as e:
+        # urllib's errors are OSErrors, bad JSON a ValueError, a cut stream HTTP's
+        log.error("verdict batch of %d failed after %d lines: %s", len(ids), len(got), e)
+    lines.extend(got)
+
+
+def _judge(server, items, timeout, retries, client, max_body):
     """{item id: its NDJSON line} for the items answered. Each round sends the items with no
-    line yet (at most MAX_BATCH a request); a "busy" line counts as none, and is kept only if
-    the last round also ends busy."""
+    line yet, in requests under max_body bytes and MAX_BATCH items; a "busy" line counts as
+    none, and is kept only if the last round also ends busy."""
     answered, busy = {}, {}
     pending = list(range(len(items)))
     for rnd in range(retries + 1):
-        for start in range(0, len(pending), MAX_BATCH):  # one request unless past MAX_BATCH
-            chunk = [items[i] for i in pending[start:start + MAX_BATCH]]
+        requests, too_large = chunks(items, pending, max_body)
+        for i in too_large:
+            log.error("completion %d: its item alone is past the server's body limit (%d "
+                      "bytes): not sent", i, max_body)
+        for ids in requests:
             lines = []
-            try:
-                _post_batch(server, chunk, timeout, retries, client, lines)
-            except (OSError, ValueError, http.client.HTTPException) as e:
-                # urllib's errors are OSErrors, bad JSON a ValueError, a cut stream HTTP's
-                log.error("verdict batch of %d failed after %d lines: %s", len(chunk),
-                          len(lines), e)
+            _send(server, items, ids, timeout, retries, client, lines)
             for line in lines:
                 i = line.get("id")
                 if not isinstance(i, int) or not 0 <= i < len(items):
@@ -139,7 +205,7 @@ def _judge(server, items, timeout, retries, client):
                 else:
                     answered[i] = line
                     busy.pop(i, None)
-        pending = [i for i in range(len(items)) if i not in answered]
+        pending = [i for i in range(len(items)) if i not in answered and i not in too_large]
         if not pending or rnd == retries:
             break
         log.warning("%d completions not judged yet (busy, or the stream was cut); sending "
@@ -156,13 +222,17 @@ def make_verdict_reward(url=None, language="python", timeout=300.0, retries=2, l
     items a cut stream left unanswered, are sent; limits: verdict's per-test limits
     ({"time_ms", "memory_mb"}, ...)."""
 
+    max_body = {}  # per server: asked once
+
     def verdict_reward(completions, **kwargs):
         server = url or os.environ.get("VERDICT_URL") or DEFAULT_URL
         if not completions:
             return []
+        if server not in max_body:
+            max_body[server] = server_max_body(server)
         items = build_items(completions, kwargs, language=language, limits=limits)
-        rewards = [0.0] * len(items)
-        lines = _judge(server, items, timeout, retries, client)
+        rewards = [None] * len(items)  # None: the infrastructure failed it, not the policy
+        lines = _judge(server, items, timeout, retries, client, max_body[server])
         for i, line in sorted(lines.items()):
             if "error" in line:
                 log.error("completion %d not judged: %s", i, line["error"])
@@ -174,7 +244,7 @@ def make_verdict_reward(url=None, language="python", timeout=300.0, retries=2, l
             rewards[i] = float(result.get("reward") or 0.0)
         missing = [i for i in range(len(items)) if i not in lines]
         if missing:
-            log.error("completions %s: no result in verdict's answer: reward 0.0", missing)
+            log.error("completions %s: no result in verdict's answer: reward None", missing)
         return rewards
 
     verdict_reward.__name__ = "verdict_reward"  # TRL logs each reward under its name

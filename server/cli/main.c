@@ -322,7 +322,9 @@ static const struct opt serve_table[] = {
     {"listen", 'l', OPT_STRING, &serve_opts.listen, "HOST:PORT",
      "address to serve on (default 127.0.0.1:8080)", 0, 0},
     {"cells", 'c', OPT_INT, &serve_opts.cells, "N",
-     "warm sandbox cells, i.e. programs of verdict's API run at once (default 16)", 1, 1024},
+     "warm sandbox cells, i.e. programs of verdict's API run at once (default: the CPUs this "
+     "server may use, its affinity and its cgroup's CPU quota)",
+     1, 1024},
     {"max-cells", 0, OPT_INT, &serve_opts.max_cells, "N",
      "cells SandboxFusion's routes may grow to, so that none waits (default max(cells, 64 per "
      "core), at most 512)",

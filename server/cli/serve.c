@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "build_info.h"
+#include "runners/cpus.h"
 #include "server/datasets/dataset.h"
 #include "server/http/api.h"
 #include "server/http/request.h"
@@ -113,7 +114,12 @@ static int start_sched(const struct serve_opts *o, int cells, int max_cells, str
 static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
 {
     const char *listen = o->listen ? o->listen : "127.0.0.1:8080";
-    long cells = o->cells ? o->cells : 16;
+    /* verdict's API admits as many CPU-bound jobs at once as it has CPUs (cpus.h): more
+     * would wait inside the kernel, slowed and charged for it, instead of in the queue */
+    struct cg_host cg;
+    char cg_err[ERR_LEN];
+    long usable = cpus_usable(cg_detect(&cg, cg_err) == 0 ? &cg : NULL);
+    long cells = o->cells ? o->cells : usable;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
     long max_cells = o->max_cells ? o->max_cells : 64 * ncpu;
     if (!o->max_cells && max_cells > POOL_MAX_CELLS)
@@ -205,7 +211,8 @@ static int start(const struct serve_opts *o, struct parts *p, char err[ERR_LEN])
                             .listen_host = host,
                             .dashboard_token = o->dashboard_token,
                             .sessions = p->sessions,
-                            .trusted_proxies = o->trusted_proxy};
+                            .trusted_proxies = o->trusted_proxy,
+                            .max_body = o->max_body ? o->max_body : DEFAULT_MAX_BODY};
     if ((rc = api_new(&ac, &p->api, err)) < 0)
         return rc;
     struct http_config hc = {.host = host,

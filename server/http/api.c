@@ -208,6 +208,8 @@ static void healthz(struct api *a, struct http_exchange *x)
      * replica out while it finishes what it holds. */
     json_set_str(d, "status", st.stopping ? "stopping" : "ok");
     json_set_num(d, "cells", a->cfg.cells);
+    if (a->cfg.max_body) /* a batch's body past it is 413: clients split theirs below it */
+        json_set_num(d, "max_body", (double)a->cfg.max_body);
     json_set_num(d, "gpu_cells", a->cfg.gpus);
     json_set_num(d, "cells_replaced", pool_replaced(a->cfg.pool));
     struct pool_stats ps;

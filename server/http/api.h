@@ -16,6 +16,8 @@
 #ifndef VERDICT_API_H
 #define VERDICT_API_H
 
+#include <stdint.h>
+
 #include "runners/pool.h"
 #include "server/datasets/dataset.h"
 #include "server/http/http.h"
@@ -41,6 +43,8 @@ struct api_config {
     struct sessions *sessions;      /* NULL: sessions off (--max-sessions 0) */
     const char *trusted_proxies;    /* --trusted-proxy: whose forwarded address is the
                                        client's (server/http/peer.h); NULL: none */
+    uint64_t max_body;              /* --max-body, the largest request body (said by /healthz
+                                       for clients that split their batches; 0: unknown) */
 };
 
 struct api;

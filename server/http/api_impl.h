@@ -1,6 +1,7 @@
 /*
  * api_impl: what the api module's source files share: api.c (routes, replies, small routes),
- * api_judge.c (/run_code, /v1/judge, /v1/judge/batch), api_jupyter.c (/run_jupyter) and
+ * api_judge.c (/run_code, /v1/judge, /v1/judge/batch), api_problem.c (a judging body naming a
+ * stored problem), api_jupyter.c (/run_jupyter) and
  * api_datasets.c (SandboxFusion's
  * dataset endpoints and /submit) and api_store.c (the results store's routes, /v1/stats and
  * the dashboard token). Not a contract for other modules: they use api.h.
@@ -53,6 +54,15 @@ const char *api_route_name(const char *path);
  * Returns the submission's id, or 0. */
 int64_t api_judged(struct api *a, struct http_exchange *x, const struct record_origin *o,
                    const struct judge_request *req, const struct judge_result *res);
+
+/* A /v1/judge body or batch item naming a stored problem ({"dataset", "problem", "code",
+ * "language"?, "extract"? (default true; false: the code continues the prompt, cut as /submit
+ * cuts it), "limits"?, "reward"?, "stop_on_failure"?, "allow_exit_status"?}): 0 with *out the
+ * body its harness gives (the caller frees it), as /submit builds it; 0 with *out NULL for a
+ * body that names no problem; -EINVAL with e (no such dataset or problem, tests beside it, a
+ * language the problem refuses). api_problem.c. */
+int api_problem_body(struct api *a, const struct json *body, struct json **out,
+                     struct request_error *e);
 
 /* Replies (each counts the request as answered and in the metrics). doc is consumed. */
 void api_reply_json(struct api *a, struct http_exchange *x, int status, struct json *doc);

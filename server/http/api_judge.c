@@ -87,7 +87,11 @@ static void judge_route(struct api *a, struct http_exchange *x, enum request_sha
         return;
     struct request_error e;
     struct judge_request *req = NULL;
-    int rc = request_parse(a->cfg.langs, body, shape, &req, &e);
+    struct json *stored = NULL; /* the body a named problem gives */
+    int rc = shape == REQUEST_JUDGE ? api_problem_body(a, body, &stored, &e) : 0;
+    if (rc == 0)
+        rc = request_parse(a->cfg.langs, stored ? stored : body, shape, &req, &e);
+    json_free(stored);
     json_free(body);
     if (rc < 0) {
         api_reply_error(a, x, &e);
@@ -284,7 +288,12 @@ static struct batch_job *batch_item(struct batch *b, const struct json *item,
         return NULL;
     if (twin && job_add_id(twin, id))
         return NULL;
-    if (request_parse(b->api->cfg.langs, item, REQUEST_JUDGE, &req, &e) < 0) {
+    struct json *stored = NULL; /* the body a named problem gives */
+    int rc = api_problem_body(b->api, item, &stored, &e);
+    if (rc == 0)
+        rc = request_parse(b->api->cfg.langs, stored ? stored : item, REQUEST_JUDGE, &req, &e);
+    json_free(stored);
+    if (rc < 0) {
         batch_error(b, id, &e);
         free(id);
         return NULL;

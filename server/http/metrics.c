@@ -34,6 +34,7 @@ struct metrics {
     atomic_ullong *verdicts; /* [lang][verdict] */
     /* judged answers by grading and outcome: at most 4 x 9 series, whatever the traffic */
     atomic_ullong graded[JUDGE_GRADING_COUNT][NVERDICTS];
+    atomic_ullong reruns[JUDGE_RERUN_COUNT]; /* runs discarded and run again, by reason */
     struct hist hists[HIST_COUNT];
 };
 
@@ -111,6 +112,10 @@ void metrics_judged(struct metrics *m, const struct lang *l, const struct judge_
     if (res->ntests == 0) /* nothing ran: the compile's verdict, or our fault, once */
         metrics_verdict(m, l, res->status);
     for (int i = 0; i < res->ntests; i++) {
+        const struct judge_test_result *t = &res->tests[i];
+        if (t->reruns > 0 && (unsigned)t->rerun < JUDGE_RERUN_COUNT)
+            atomic_fetch_add_explicit(&m->reruns[t->rerun], (unsigned long long)t->reruns,
+                                      memory_order_relaxed);
         metrics_verdict(m, l, res->tests[i].verdict);
         metrics_observe(m, HIST_RUN, (double)res->tests[i].wall_ms / 1000.0);
     }
@@ -167,6 +172,12 @@ char *metrics_render(struct metrics *m, const struct metrics_gauges *g)
                 buf_printf(&t, "verdict_graded_total{grading=\"%s\",verdict=\"%s\"} %llu\n",
                            judge_grading_name((enum judge_grading)k), verdict_name((enum verdict)v),
                            get(&m->graded[k][v]));
+    buf_printf(&t, "# HELP verdict_reruns_total Runs the judge discarded and ran again, by "
+                   "reason (starved, contended, sandbox); a test's verdict is its last run's.\n"
+                   "# TYPE verdict_reruns_total counter\n");
+    for (int k = JUDGE_RERUN_NONE + 1; k < JUDGE_RERUN_COUNT; k++)
+        buf_printf(&t, "verdict_reruns_total{reason=\"%s\"} %llu\n",
+                   judge_rerun_name((enum judge_rerun)k), get(&m->reruns[k]));
     buf_printf(&t,
                "# HELP verdict_sandbox_errors_total Runs that ended SE (a fault of the sandbox).\n"
                "# TYPE verdict_sandbox_errors_total counter\n");

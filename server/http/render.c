@@ -38,6 +38,10 @@ static struct json *test_json(const struct judge_test_result *t)
         json_set_num(o, "instructions", (double)t->instructions);
     if (t->verdict == VERDICT_TLE && t->limit != JOB_CLOCK_NONE)
         set_text(o, "limit", job_clock_name(t->limit));
+    /* runs the judge discarded (the load or the sandbox spoiled them) and why the last was */
+    json_set_num(o, "reruns", t->reruns);
+    if (t->reruns > 0)
+        set_text(o, "rerun", judge_rerun_name(t->rerun));
     json_set_num(o, "exit_code", t->exit_code);
     bool cut;
     json_set_bytes_max(o, "stdout", t->out, t->out_len, RENDER_STREAM_MAX, &cut);

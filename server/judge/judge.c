@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runners/buf.h"
 
@@ -686,6 +687,54 @@ static int build_checker(struct judging *j)
     return 0;
 }
 
+/* ---- runs the load spoiled -------------------------------------------------------------- */
+
+static const char *const rerun_names[JUDGE_RERUN_COUNT] = {NULL, "starved", "contended", "sandbox"};
+
+const char *judge_rerun_name(enum judge_rerun r)
+{
+    return (unsigned)r < JUDGE_RERUN_COUNT ? rerun_names[r] : NULL;
+}
+
+/* Whether a run is discarded and run again, after `done` runs of the test: one stopped at the
+ * backstop while waiting for a CPU (up to 3 runs in all, the later ones after a pause), one
+ * the sandbox failed (2), and a CPU TLE whose tasks waited for a CPU for at least 5% of its
+ * CPU time (3): contention stretches CPU time too (caches, a busy SMT sibling), by 10-15% for
+ * Python beside two busy loops on 2 cores, so a program near its limit gets more
+ * measurements, and the verdict is the last's (not for run_only:
+ * /run_code's timeout is a wall-clock contract its caller waits on). A TLE on a machine
+ * without contention, and every other verdict, stands. */
+enum judge_rerun judge_rerun_reason(const struct job_result *res, int done, bool run_only)
+{
+    if (res->starved)
+        return done < 3 ? JUDGE_RERUN_STARVED : JUDGE_RERUN_NONE;
+    if (res->status == JOB_SE)
+        return done < 2 ? JUDGE_RERUN_SANDBOX : JUDGE_RERUN_NONE;
+    int64_t noticed = res->cpu_ms / 20 > 50 ? res->cpu_ms / 20 : 50;
+    if (!run_only && res->status == JOB_TLE && res->tle_clock == JOB_CLOCK_CPU &&
+        res->waited_ms >= noticed)
+        return done < 3 ? JUDGE_RERUN_CONTENDED : JUDGE_RERUN_NONE;
+    return JUDGE_RERUN_NONE;
+}
+
+/* program_run, again while judge_rerun_reason says so; t counts the runs discarded. */
+static void run_until_fair(struct judging *j, const struct program_io *io, struct job_result *res,
+                           uint8_t **payload, struct judge_test_result *t)
+{
+    for (int done = 1;; done++) {
+        program_run(j->env, &j->p, io, res, payload);
+        enum judge_rerun why = judge_rerun_reason(res, done, j->r->run_only);
+        if (why == JUDGE_RERUN_NONE)
+            return;
+        t->reruns++;
+        t->rerun = why;
+        job_result_fini(res);
+        free(*payload);
+        if (why == JUDGE_RERUN_STARVED) /* let the load pass: 0.25 s, then 0.5 s */
+            nanosleep(&(struct timespec){0, 250000000L * done}, NULL);
+    }
+}
+
 /* Runs test i into t: the run, then the marker, checker or comparison. */
 static void run_test(struct judging *j, int i, struct judge_test_result *t)
 {
@@ -702,7 +751,7 @@ static void run_test(struct judging *j, int i, struct judge_test_result *t)
                             .graded = graded,
                             .grader_exe = j->gr.exe,
                             .grader_exe_len = j->gr.exe_len};
-    program_run(j->env, &j->p, &io, &res, &payload);
+    run_until_fair(j, &io, &res, &payload, t);
     size_t out_len = res.out_len;
     t->index = i;
     t->verdict = verdict_of_job(res.status);

@@ -119,6 +119,19 @@ struct judge_fetched {
     size_t len;
 };
 
+/* Why a test's run was run again (judge.c's rerun_reason): the load spoiled it, or the
+ * sandbox failed. Never the program's doing: its verdict is the last run's. */
+enum judge_rerun {
+    JUDGE_RERUN_NONE,
+    JUDGE_RERUN_STARVED,   /* stopped at the backstop within its limits, waiting for a CPU */
+    JUDGE_RERUN_CONTENDED, /* a CPU TLE while its tasks waited for a CPU: once more */
+    JUDGE_RERUN_SANDBOX,   /* SE: the sandbox failed */
+    JUDGE_RERUN_COUNT
+};
+
+/* "starved", "contended", "sandbox" (NULL for NONE or out of range). */
+const char *judge_rerun_name(enum judge_rerun r);
+
 struct judge_test_result {
     int index; /* the test's index in the request */
     enum verdict verdict;
@@ -127,6 +140,8 @@ struct judge_test_result {
     uint64_t memory_kib;     /* peak, KiB */
     int64_t instructions;    /* user-mode instructions retired; <= 0: not counted */
     enum job_clock limit;    /* the limit a TLE ran into (JOB_CLOCK_NONE otherwise) */
+    int reruns;              /* runs of this test the judge discarded and ran again */
+    enum judge_rerun rerun;  /* why the last of them was run again (JUDGE_RERUN_NONE: none) */
     bool stdout_truncated, stderr_truncated;
     uint8_t *out; /* stdout: an excerpt of JUDGE_EXCERPT bytes, or whole for run_only (heap) */
     size_t out_len;

@@ -12,6 +12,7 @@ import time
 import pytest
 import requests
 
+import conftest
 from conftest import Server
 
 
@@ -84,3 +85,31 @@ def test_queue_bytes_bound_answers_503(root):
 def test_queue_bytes_below_max_body_is_refused(root):
     with pytest.raises(AssertionError, match="queue-bytes"):
         Server(cells=1, extra=["--max-body", "4M", "--queue-bytes", "1M"])
+
+
+def test_cells_default_to_the_usable_cpus_and_weigh_as_many(root):
+    """serve's default admits as many of verdict's CPU-bound jobs at once as it has CPUs (its
+    affinity here, no quota on this host's cgroup), and its cgroup tree weighs as many tasks
+    (v1 cpu.shares 1024 a cell; v2 cpu.weight 100 a cell), so that busy loops beside the
+    server do not outweigh all of its jobs together."""
+    s = Server(cells=None)
+    try:
+        usable = len(os.sched_getaffinity(0))
+        assert len(s.cells) == usable, (s.cells, usable)
+        weights = {}
+        for d in conftest.server_cgroups(s.proc.pid):
+            for name, per in (("cpu.shares", 1024), ("cpu.weight", 100)):
+                if os.path.exists(f"{d}/{name}"):
+                    weights[d] = (int(open(f"{d}/{name}").read()), per)
+        assert weights, "no cpu controller on verdict's tree"
+        for d, (w, per) in weights.items():
+            if os.path.basename(d).startswith("verdict-server-"):
+                continue  # v2: the server's own leaf, not the jobs' tree
+            assert w == (min(100 * usable, 10000) if per == 100 else 1024 * usable), (d, w)
+        # a job's answer says it ran once (no load spoiled it)
+        r = s.post("/v1/judge", {"language": "python", "code": "print(1)",
+                                 "tests": [{"expected": "1"}]})
+        assert r.status_code == 200 and r.json()["tests"][0]["reruns"] == 0, r.text
+        assert 'verdict_reruns_total{reason="starved"} 0' in requests.get(s.url + "/metrics").text
+    finally:
+        s.stop()

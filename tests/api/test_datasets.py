@@ -101,6 +101,49 @@ def test_submit_wrong_and_continuation(srv):
     assert r["accepted"] is True and r["extracted_type"] is None
 
 
+def test_judge_names_a_stored_problem(srv):
+    """/v1/judge and batch items may name a stored problem instead of shipping its tests: the
+    server builds the harness as /submit does (an answer extracted by default; extract false:
+    a continuation of the prompt), with the request's own limits and reward; errors name the
+    field."""
+    right = "```python\ndef truncate_number(number: float) -> float:\n    return number % 1.0\n```"
+    wrong = "```python\ndef truncate_number(number):\n    return number\n```"
+    r = srv.post("/v1/judge", {"dataset": "humaneval", "problem": "HumanEval/2", "code": right})
+    assert r.status_code == 200 and r.json()["reward"] == 1, r.text
+    assert r.json()["grading"] == "isolated"
+    r = srv.post("/v1/judge", {"dataset": "humaneval", "problem": "HumanEval/2", "code": wrong,
+                               "limits": {"time_ms": 3000}})
+    assert r.status_code == 200 and r.json()["reward"] == 0, r.text
+    r = srv.post("/v1/judge", {"dataset": "humaneval", "problem": "HumanEval/2", "extract": False,
+                               "code": "    return number % 1.0\n"})
+    assert r.json()["reward"] == 1, r.text
+    # MBPP's ids are numbers
+    r = srv.post("/v1/judge", {"dataset": "mbpp", "problem": 2, "code": "```python\n"
+                               "def similar_elements(a, b):\n    return tuple(set(a) & set(b))\n```"})
+    assert r.status_code == 200 and r.json()["reward"] == 1, r.text
+    items = [{"id": k, "dataset": "humaneval", "problem": "HumanEval/2", "code": c}
+             for k, c in (("r", right), ("w", wrong))]
+    items.append({"id": "missing", "dataset": "humaneval", "problem": "HumanEval/999", "code": right})
+    r = srv.post("/v1/judge/batch", {"items": items}, timeout=120)
+    lines = {l["id"]: l for l in map(json.loads, r.text.splitlines())}
+    assert lines["r"]["result"]["reward"] == 1 and lines["w"]["result"]["reward"] == 0, lines
+    assert "problem" in json.dumps(lines["missing"]["error"]), lines["missing"]
+
+    def where(body):
+        r = srv.post("/v1/judge", body)
+        assert r.status_code == 422, r.text
+        return r.json()["detail"][0]["loc"][1]
+    assert where({"dataset": "humaneval", "problem": "HumanEval/999", "code": right}) == "problem"
+    assert where({"dataset": "nope", "problem": "HumanEval/2", "code": right}) == "dataset"
+    assert where({"problem": "HumanEval/2", "code": right}) == "dataset"
+    assert where({"dataset": "humaneval", "problem": "HumanEval/2"}) == "code"
+    assert where({"dataset": "humaneval", "problem": [1], "code": right}) == "problem"
+    assert where({"dataset": "humaneval", "problem": "HumanEval/2", "code": right,
+                  "tests": [{"expected": ""}]}) == "problem"
+    assert where({"dataset": "humaneval", "problem": "HumanEval/2", "code": right,
+                  "language": "cpp"}) == "language"
+
+
 # A completion that goes on past the function, as a pretrained model's does: a helper at column
 # 0, then prose (a SyntaxError were it kept).
 JUNK = "\n\ndef random_helper():\n    return 1\n\nThat is the whole function.\n"

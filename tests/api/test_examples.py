@@ -2,6 +2,7 @@
 Verifiers-style rubric and the Runloop-style scorer (checkers with a context file), and the
 veRL config snippet."""
 import base64
+import json
 import logging
 import os
 
@@ -58,16 +59,16 @@ def test_trl_reward_harness_and_failures(server, caplog):
         got = reward([code, bad, code], harness=["assert add(2, 3) == 5"] * 3,
                      entry_point=["add", "add", "add("],   # the last is invalid: 422 line
                      tests=[None] * 3)
-    assert got == [1.0, 0.0, 0.0], got
+    assert got == [1.0, 0.0, None], got  # an invalid item is not the policy's failure
     assert any("completion 2 not judged" in r.getMessage() for r in caplog.records)
     # tests as a JSON string (a dataset column stored as text); an empty batch
     assert reward([RIGHT], tests=['[{"stdin": "2 2", "expected": "4"}]']) == [1.0]
     assert reward([]) == []
-    # a server that cannot be reached: every reward 0.0, with a log line, never an exception
+    # a server that cannot be reached: every reward None, with a log line, never an exception
     dead = trl.make_verdict_reward(url="http://127.0.0.1:9", timeout=5, retries=0)
     caplog.clear()
     with caplog.at_level(logging.ERROR, logger="verdict_reward"):
-        assert dead([RIGHT, WRONG], tests=[ADD_TESTS] * 2) == [0.0, 0.0]
+        assert dead([RIGHT, WRONG], tests=[ADD_TESTS] * 2) == [None, None]
     assert any("batch of 2 failed" in r.getMessage() for r in caplog.records)
 
 
@@ -79,6 +80,51 @@ def test_trl_reward_url_from_env_and_chunks(server, monkeypatch):
     monkeypatch.setattr(trl, "MAX_BATCH", 2)
     got = trl.verdict_reward([RIGHT, WRONG, WRONG, RIGHT, RIGHT], tests=[ADD_TESTS] * 5)
     assert got == [1.0, 0.0, 0.0, 1.0, 1.0], got
+
+
+# 512 completions whose stdio tests come to about 31 MB: past serve's 16 MiB body limit.
+BIG_N = 12000
+BIG_TESTS = [{"stdin": " ".join(map(str, range(BIG_N))), "expected": str(sum(range(BIG_N)))}]
+BIG_RIGHT = "```python\nprint(sum(map(int, input().split())))\n```"
+BIG_WRONG = "```python\nprint(sum(map(int, input().split())) - 1)\n```"
+
+
+def test_trl_large_batch_split_by_bytes(server, caplog, monkeypatch):
+    """A step of 512 completions with large stdio tests: split under the server's max_body
+    (from /healthz), every right answer 1.0 and every wrong one 0.0, nothing lost; told a
+    larger limit than the server has, the 413s are split in two until they fit, never resent
+    whole; an item alone past the limit is None, the others judged."""
+    trl = load("trl/verdict_reward.py")
+    assert trl.server_max_body(server.url) == 16 << 20
+    n = 512
+    comps = [BIG_RIGHT if i % 2 == 0 else BIG_WRONG for i in range(n)]
+    want = [1.0 if i % 2 == 0 else 0.0 for i in range(n)]
+    sent = []
+    post = trl._post_batch
+
+    def counting(url, items, *a):
+        sent.append(len(json.dumps({"items": items})))
+        return post(url, items, *a)
+    monkeypatch.setattr(trl, "_post_batch", counting)
+    reward = trl.make_verdict_reward(url=server.url, timeout=300)
+    with caplog.at_level(logging.WARNING, logger="verdict_reward"):
+        assert reward(comps, tests=[BIG_TESTS] * n) == want
+    assert len(sent) >= 2 and max(sent) < 16 << 20, sent  # about 31 MB in requests that fit
+    assert not caplog.records
+    # a stated limit the server does not have: 413, split, judged all the same
+    monkeypatch.setattr(trl, "server_max_body", lambda url: 64 << 20)
+    sent.clear()
+    reward = trl.make_verdict_reward(url=server.url, timeout=300)
+    with caplog.at_level(logging.WARNING, logger="verdict_reward"):
+        assert reward(comps, tests=[BIG_TESTS] * n) == want
+    assert any("too large" in r.getMessage() for r in caplog.records)
+    assert sent[0] > 16 << 20 and sent.count(sent[0]) == 1, sent  # not resent as it was
+    # one item alone past the limit: None, the others judged
+    monkeypatch.setattr(trl, "server_max_body", lambda url: 16 << 20)
+    huge = [{"stdin": "0 " * (9 << 20), "expected": "0"}]
+    reward = trl.make_verdict_reward(url=server.url, timeout=300)
+    assert reward([BIG_RIGHT, BIG_RIGHT, BIG_WRONG],
+                  tests=[BIG_TESTS, huge, BIG_TESTS]) == [1.0, None, 0.0]
 
 
 def test_extract_validation(server):

@@ -2,10 +2,13 @@
  * on real hosts (fixture text), controller lists, and the v1/v2 decision. */
 #include "runners/cgroup.h"
 #include "runners/cgroup_internal.h"
+#include "runners/cpus.h"
+#include "runners/file.h"
 #include "test.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -511,6 +514,86 @@ static void test_keyed(void)
     ASSERT_INT_EQ(cg_parse_keyed("", "max", &v), -ENOENT);
 }
 
+/* Writes text to base/rel (the directories must exist). */
+static void put_file(const char *base, const char *rel, const char *text)
+{
+    char path[CG_PATH + 64];
+    snprintf(path, sizeof(path), "%s/%s", base, rel);
+    FILE *f = fopen(path, "w");
+    ASSERT_NOT_NULL(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* cpus: a quota as whole CPUs (v2 cpu.max, v1 quota and period), the tightest of the server's
+ * cgroup and those above it (a container's limit sits above the server's own cgroup), never
+ * more than the affinity mask; the tree's weight, as many tasks as cells. */
+static void test_cpus(void)
+{
+    ASSERT_INT_EQ(cpus_from_cpu_max("max 100000\n"), 0);
+    ASSERT_INT_EQ(cpus_from_cpu_max("150000 100000\n"), 2);
+    ASSERT_INT_EQ(cpus_from_cpu_max("100000 100000"), 1);
+    ASSERT_INT_EQ(cpus_from_cpu_max("garbage"), 0);
+    ASSERT_INT_EQ(cpus_from_cfs(-1, 100000), 0);
+    ASSERT_INT_EQ(cpus_from_cfs(50000, 100000), 1);
+    char base[] = "/tmp/verdict-cpus-XXXXXX", path[CG_PATH];
+    ASSERT_NOT_NULL(mkdtemp(base));
+    snprintf(path, sizeof(path), "%s/a", base);
+    ASSERT_INT_EQ(mkdir(path, 0755), 0);
+    snprintf(path, sizeof(path), "%s/a/b", base);
+    ASSERT_INT_EQ(mkdir(path, 0755), 0);
+    put_file(base, "a/cpu.max", "100000 100000\n"); /* the container's: 1 CPU */
+    put_file(base, "a/b/cpu.max", "max 100000\n");  /* the server's own: none */
+    struct cg_host h = {.version = CG_V2};
+    snprintf(h.v2_dir, sizeof(h.v2_dir), "%s/a/b", base);
+    ASSERT_INT_EQ(cpus_usable(&h), 1);
+    put_file(base, "a/cpu.max", "max 100000\n");
+    ASSERT_TRUE(cpus_usable(&h) >= 1);
+    ASSERT_INT_EQ(cpus_usable(&h), cpus_usable(NULL)); /* the affinity mask alone */
+    struct cg_host v1 = {.version = CG_V1};
+    snprintf(v1.v1_dir[CG_CPU], CG_PATH, "%s/a/b", base);
+    put_file(base, "a/cpu.cfs_quota_us", "100000\n");
+    put_file(base, "a/cpu.cfs_period_us", "100000\n");
+    put_file(base, "a/b/cpu.cfs_quota_us", "-1\n");
+    put_file(base, "a/b/cpu.cfs_period_us", "100000\n");
+    ASSERT_INT_EQ(cpus_usable(&v1), 1);
+    /* the weight: v1 1024 shares a cell, v2 100 (at most 10000); a tree without cpu: 1 */
+    struct cg_tree t = {.version = CG_V1, .ndirs = 2};
+    snprintf(t.dir[0], CG_PATH, "%s/a", base);
+    snprintf(t.dir[1], CG_PATH, "%s/a/b", base);
+    t.ctrls[0] = 1u << CG_MEMORY;
+    t.ctrls[1] = 1u << CG_CPU | 1u << CG_CPUACCT;
+    char err[ERR_LEN], got[32];
+    put_file(base, "a/b/cpu.shares", "1024\n"); /* kernel files exist: no O_CREAT */
+    put_file(base, "a/b/cpu.weight", "100\n");
+    ASSERT_INT_EQ(cpus_weigh_tree(&t, 3, err), 0);
+    snprintf(path, sizeof(path), "%s/a/b/cpu.shares", base);
+    ASSERT_TRUE(file_read(path, got, sizeof(got)) > 0);
+    ASSERT_INT_EQ(atoi(got), 3072);
+    t.version = CG_V2;
+    ASSERT_INT_EQ(cpus_weigh_tree(&t, 200, err), 0);
+    snprintf(path, sizeof(path), "%s/a/b/cpu.weight", base);
+    ASSERT_TRUE(file_read(path, got, sizeof(got)) > 0);
+    ASSERT_INT_EQ(atoi(got), 10000);
+    t.ctrls[1] = 1u << CG_CPUACCT;
+    ASSERT_INT_EQ(cpus_weigh_tree(&t, 2, err), 1);
+    static const char *const files[] = {"a/b/cpu.max",
+                                        "a/b/cpu.cfs_quota_us",
+                                        "a/b/cpu.cfs_period_us",
+                                        "a/b/cpu.shares",
+                                        "a/b/cpu.weight",
+                                        "a/cpu.max",
+                                        "a/cpu.cfs_quota_us",
+                                        "a/cpu.cfs_period_us",
+                                        "a/b",
+                                        "a",
+                                        ""};
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        snprintf(path, sizeof(path), "%s/%s", base, files[i]);
+        ASSERT_INT_EQ(remove(path), 0);
+    }
+}
+
 int main(void)
 {
     TEST_RUN(test_v2_tree_and_job);
@@ -518,6 +601,7 @@ int main(void)
     TEST_RUN(test_v2_self_delegation);
     TEST_RUN(test_v1_job);
     TEST_RUN(test_keyed);
+    TEST_RUN(test_cpus);
     TEST_RUN(test_v1_hybrid);
     TEST_RUN(test_v1_comounted);
     TEST_RUN(test_v2);

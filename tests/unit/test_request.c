@@ -350,6 +350,41 @@ static void test_exit_status_refused(void)
     ASSERT_STR_EQ(e.loc[0], "allow_exit_status");
 }
 
+/* Which runs the judge runs again: starved ones up to 3 runs, SE up to 2, a CPU TLE that
+ * waited for a CPU at least 5% of its CPU time (50 ms at least) up to 3, except for
+ * /run_code (run_only); never a plain TLE, a wall TLE, or the program's own verdicts. */
+static void test_rerun_reasons(void)
+{
+    struct job_result r = {.status = JOB_SE, .starved = true};
+    ASSERT_INT_EQ(judge_rerun_reason(&r, 1, false), JUDGE_RERUN_STARVED);
+    ASSERT_INT_EQ(judge_rerun_reason(&r, 2, true), JUDGE_RERUN_STARVED);
+    ASSERT_INT_EQ(judge_rerun_reason(&r, 3, false), JUDGE_RERUN_NONE);
+    r = (struct job_result){.status = JOB_SE};
+    ASSERT_INT_EQ(judge_rerun_reason(&r, 1, true), JUDGE_RERUN_SANDBOX);
+    ASSERT_INT_EQ(judge_rerun_reason(&r, 2, false), JUDGE_RERUN_NONE);
+    r = (struct job_result){
+        .status = JOB_TLE, .tle_clock = JOB_CLOCK_CPU, .cpu_ms = 1100, .waited_ms = 60};
+    ASSERT_INT_EQ(judge_rerun_reason(&r, 1, false), JUDGE_RERUN_CONTENDED);
+    ASSERT_INT_EQ(judge_rerun_reason(&r, 2, false), JUDGE_RERUN_CONTENDED);
+    ASSERT_INT_EQ(judge_rerun_reason(&r, 3, false), JUDGE_RERUN_NONE);
+    ASSERT_INT_EQ(judge_rerun_reason(&r, 1, true), JUDGE_RERUN_NONE); /* /run_code */
+    r.waited_ms = 49;                                                 /* a calm machine */
+    ASSERT_INT_EQ(judge_rerun_reason(&r, 1, false), JUDGE_RERUN_NONE);
+    r.cpu_ms = 4000, r.waited_ms = 150; /* under 5% of 4 s */
+    ASSERT_INT_EQ(judge_rerun_reason(&r, 1, false), JUDGE_RERUN_NONE);
+    r.waited_ms = 200;
+    ASSERT_INT_EQ(judge_rerun_reason(&r, 1, false), JUDGE_RERUN_CONTENDED);
+    r.tle_clock = JOB_CLOCK_WALL; /* wall time is charged less the wait already */
+    ASSERT_INT_EQ(judge_rerun_reason(&r, 1, false), JUDGE_RERUN_NONE);
+    static const enum job_status own[] = {JOB_OK, JOB_RE, JOB_MLE, JOB_OLE};
+    for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+        r = (struct job_result){.status = own[i], .waited_ms = 5000, .cpu_ms = 100};
+        ASSERT_INT_EQ(judge_rerun_reason(&r, 1, false), JUDGE_RERUN_NONE);
+    }
+    ASSERT_STR_EQ(judge_rerun_name(JUDGE_RERUN_CONTENDED), "contended");
+    ASSERT_TRUE(judge_rerun_name(JUDGE_RERUN_NONE) == NULL);
+}
+
 static void test_verdict_names(void)
 {
     for (int v = 0; v < VERDICT_COUNT; v++) {
@@ -504,6 +539,7 @@ int main(int argc, char **argv)
     TEST_RUN(test_verdict_names);
     TEST_RUN(test_grading);
     TEST_RUN(test_exit_status_refused);
+    TEST_RUN(test_rerun_reasons);
     TEST_RUN(test_checker_files);
     TEST_RUN(test_extract);
     lang_set_free(langs);
