@@ -511,7 +511,7 @@ static int parse_extract(const struct json *b, struct judge_request *r, struct r
 /* allow_exit_status: a harness that would be judged by exit status alone (its language has
  * no grader and no seal, or a compiled grader's harness names no entry_point) is refused
  * unless the client accepts that any exit 0 passes: a policy trained on such rewards learns
- * to exit early (docs/integrity.md, "Exit-status harnesses"). */
+ * to exit early (docs/integrity.md, "Exit-status languages"). */
 static int parse_exit_status(const struct json *b, struct judge_request *r, struct request_error *e)
 {
     const struct json *v = json_get(b, "allow_exit_status");
