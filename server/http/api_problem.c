@@ -8,28 +8,13 @@
 #include <string.h>
 
 #include "server/datasets/harness.h"
+#include "server/datasets/loader.h"
 #include "server/http/api_impl.h"
 
 /* What a problem body may set besides dataset, problem, code, language and extract: the
  * judging's own options, copied onto the body the harness gives. */
 static const char *const options[] = {"limits", "reward", "stop_on_failure", "allow_exit_status",
                                       NULL};
-
-/* The problem's id as text: a string, or an integer. */
-static bool id_text(const struct json *v, char *out, size_t cap)
-{
-    const char *s;
-    double d;
-    if (json_str(v, &s) && *s && strlen(s) < cap) {
-        snprintf(out, cap, "%s", s);
-        return true;
-    }
-    if (json_num(v, &d) && d >= 0 && d < 1e15 && d == (double)(long long)d) {
-        snprintf(out, cap, "%lld", (long long)d);
-        return true;
-    }
-    return false;
-}
 
 int api_problem_body(struct api *a, const struct json *body, struct json **out,
                      struct request_error *e)
@@ -41,7 +26,7 @@ int api_problem_body(struct api *a, const struct json *body, struct json **out,
     const char *dataset = NULL, *code = NULL, *language = NULL;
     char id[256], name[80];
     bool extract = true;
-    if (!id_text(pv, id, sizeof(id)))
+    if (!loader_id(pv, id, sizeof(id)) || !*id) /* as /submit's id: a string or an integer */
         return request_fail(e, "value_error",
                             "problem must be a stored problem's id (a string "
                             "or an integer)",
